@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('runs with no variables at all, on the embedded database', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.SEED_DEMO).toBe(true);
+    expect(config.CURRENCY).toBe('USD');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    [{ CURRENCY: 'dollars' }, 'CURRENCY'],
+    [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ NODE_ENV: 'production', PUBLIC_URL: 'https://cars.example' }, 'BETTER_AUTH_SECRET'],
+    [{ NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) }, 'PUBLIC_URL'],
+  ])('stops start-up on a bad value and names the variable (%o)', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000);
+  });
+
+  it('marks HTTPS deployments as secure', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://cars.example' }).secure).toBe(true);
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).secure).toBe(false);
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Storage } from '../../plugins/storage.ts';
+import type { Db } from '../client.ts';
+import { category, listing, user, type ListingImage } from '../schema.ts';
+import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
+import { SEED_CATEGORIES } from './cars.ts';
+
+export const DEMO_SELLER = { email: 'seller@demo.local', name: 'Riverside Motors' } as const;
+
+const ICON_COLORS = { van: '#2563eb', sedan: '#7c3aed', hatch: '#059669' } as const;
+
+async function store(storage: Storage, body: Buffer): Promise<string> {
+  const key = `${randomUUID()}.webp`;
+  await storage.put(key, body, 'image/webp');
+  return storage.url(key);
+}
+
+/**
+ * Fills an empty database: the three categories with icons, and (unless demo data is off) a demo
+ * seller with six cars in each. Does nothing when categories exist, so restarts keep user data.
+ */
+export async function seedDatabase(
+  db: Db,
+  storage: Storage,
+  options: { demo: boolean; currency: string },
+): Promise<{ seeded: boolean; listings: number }> {
+  const [{ count } = { count: 0 }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(category);
+  if (count > 0) return { seeded: false, listings: 0 };
+
+  const categories = await Promise.all(
+    SEED_CATEGORIES.map(async (seed, position) => ({
+      seed,
+      values: {
+        name: seed.name,
+        slug: seed.slug,
+        position,
+        icon: await store(storage, await renderCategoryIcon(seed.shape, ICON_COLORS[seed.shape])),
+      },
+    })),
+  );
+
+  // Images first, outside the transaction: rendering takes a moment and needs no lock.
+  const photos = options.demo
+    ? await Promise.all(
+        SEED_CATEGORIES.flatMap((seed, c) =>
+          seed.cars.map(async (car, i): Promise<ListingImage[]> => {
+            const photo = await renderCarPhoto(seed.shape, car.color, c * 10 + i);
+            const [url, thumbUrl] = await Promise.all([
+              store(storage, photo.full),
+              store(storage, photo.thumb),
+            ]);
+            return [{ url, thumbUrl, width: photo.width, height: photo.height }];
+          }),
+        ),
+      )
+    : [];
+
+  let listings = 0;
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(category)
+      .values(categories.map((c) => c.values))
+      .returning({ id: category.id, slug: category.slug });
+    if (!options.demo) return;
+
+    const [seller] = await tx
+      .insert(user)
+      .values({ ...DEMO_SELLER, role: 'Seller', emailVerified: true })
+      .returning({ id: user.id, name: user.name });
+    if (!seller) throw new Error('Could not create the demo seller');
+
+    const now = Date.now();
+    const rows = SEED_CATEGORIES.flatMap((seed) => {
+      const categoryId = inserted.find((c) => c.slug === seed.slug)?.id;
+      if (!categoryId) throw new Error(`Category ${seed.slug} was not inserted`);
+      return seed.cars.map((car) => ({ car, categoryId }));
+    }).map(({ car, categoryId }, index) => ({
+      categoryId,
+      sellerId: seller.id,
+      sellerName: seller.name,
+      name: car.name,
+      description: car.description,
+      condition: car.condition,
+      location: car.location,
+      year: car.year,
+      mileageKm: car.mileageKm,
+      repriceCents: car.askingPrice * 100,
+      orpriceCents: car.originalPrice * 100,
+      currency: options.currency,
+      images: photos[index] ?? [],
+      // Spread creation times over the last weeks so "newest first" means something.
+      createdAt: new Date(now - index * 9 * 3_600_000),
+    }));
+    await tx.insert(listing).values(rows);
+    listings = rows.length;
+  });
+  return { seeded: true, listings };
+}

@@ -1,0 +1,124 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryListSchema, type CategorySummary } from '@carmarket/shared';
+import { listing } from '../../db/schema.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+describe('GET /api/category', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  async function categories(): Promise<CategorySummary[]> {
+    const response = await app.request('/api/category');
+    expect(response.status).toBe(200);
+    return CategoryListSchema.parse(await response.json());
+  }
+
+  it('lists the three seeded categories in order, each with six available cars', async () => {
+    const list = await categories();
+    expect(list.map((c) => c.name)).toEqual(['Microbus', 'Luxury car', 'Electric car']);
+    expect(list.map((c) => c.count)).toEqual([6, 6, 6]);
+    for (const category of list) {
+      expect(category._id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(category.icon).toMatch(/^\/media\/[0-9a-f-]{36}\.webp$/);
+    }
+  });
+
+  it('serves each icon as a cached WebP image that browsers must not sniff', async () => {
+    const [first] = await categories();
+    const response = await app.request(first!.icon);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toContain('immutable');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString()).toBe('WEBP');
+  });
+
+  it('refuses media keys that try to leave the storage folder', async () => {
+    for (const key of ['..%2F..%2Fetc%2Fpasswd', '%2e%2e%2fdb', 'x.svg', 'nope.webp']) {
+      const response = await app.request(`/media/${key}`);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it('counts only cars that can be booked now', async () => {
+    const [microbus] = await categories();
+    const cars = await app.database.db
+      .select({ id: listing.id })
+      .from(listing)
+      .where(eq(listing.categoryId, microbus!._id));
+    await app.database.db
+      .update(listing)
+      .set({ status: 'sold' })
+      .where(eq(listing.id, cars[0]!.id));
+    await app.database.db
+      .update(listing)
+      .set({ status: 'withdrawn' })
+      .where(eq(listing.id, cars[1]!.id));
+    const after = await categories();
+    expect(after.find((c) => c._id === microbus!._id)?.count).toBe(4);
+    expect(after.filter((c) => c._id !== microbus!._id).map((c) => c.count)).toEqual([6, 6]);
+  });
+});
+
+describe('GET /api/category/:id', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('asks a signed-out visitor to sign in', async () => {
+    const [category] = (await (await app.request('/api/category')).json()) as CategorySummary[];
+    const response = await app.request(`/api/category/${category!._id}`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: { code: 'unauthenticated', message: expect.any(String) },
+    });
+  });
+
+  it.each(['abc', '123', 'not-a-uuid-at-all', "1'; drop table category; --", 'x'.repeat(300)])(
+    'answers a malformed id (%s) with a 4xx naming the field',
+    async (id) => {
+      const response = await app.request(`/api/category/${encodeURIComponent(id)}`);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      const body = (await response.json()) as { error: { code: string; field?: string } };
+      expect(['validation-failed', 'not-found', 'bad-request']).toContain(body.error.code);
+      if (body.error.code === 'validation-failed') expect(body.error.field).toBe('id');
+    },
+  );
+});
+
+describe('seeding', () => {
+  it('seeds an empty database once and keeps data across restarts', async () => {
+    const first = await startTestApp();
+    const reuse = { dataDir: first.dataDir, databaseUrl: first.databaseUrl };
+    await first.close();
+    // PGlite in memory cannot be restarted; the restart scenario uses a directory instead.
+    const again = await startTestApp({ reuse });
+    const seeded = (await (await again.request('/api/category')).json()) as CategorySummary[];
+    await again.close();
+    const restarted = await startTestApp({ reuse });
+    const after = (await (await restarted.request('/api/category')).json()) as CategorySummary[];
+    await restarted.close();
+    expect(after).toEqual(seeded);
+    expect(after.map((c) => c.count)).toEqual([6, 6, 6]);
+  });
+
+  it('seeds categories without demo cars when SEED_DEMO=false', async () => {
+    const app = await startTestApp({ env: { SEED_DEMO: 'false' } });
+    const list = (await (await app.request('/api/category')).json()) as CategorySummary[];
+    await app.close();
+    expect(list.map((c) => [c.name, c.count])).toEqual([
+      ['Microbus', 0],
+      ['Luxury car', 0],
+      ['Electric car', 0],
+    ]);
+  });
+});

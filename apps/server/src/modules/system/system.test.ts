@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+describe('health and readiness', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('reports the process up', async () => {
+    const response = await app.request('/api/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('reports the database answering', async () => {
+    const response = await app.request('/api/ready');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready', database: 'up' });
+  });
+
+  it('serves the OpenAPI description and the docs page', async () => {
+    const spec = await app.request('/api/docs/json');
+    expect(spec.status).toBe(200);
+    const document = (await spec.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/health', '/api/ready', '/api/category', '/api/category/{id}']),
+    );
+    const page = await app.request('/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('sends security headers with a CSP that allows no inline script', async () => {
+    const response = await app.request('/api/health');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers an unknown API path with the error shape', async () => {
+    const response = await app.request('/api/no-such-thing');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: { code: 'not-found', message: expect.stringContaining('/api/no-such-thing') },
+    });
+  });
+
+  it('answers 503 when the database stops answering', async () => {
+    const other = await startTestApp();
+    await other.database.close();
+    const response = await other.request('/api/ready');
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    await other.app.close().catch(() => {});
+  });
+});

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorBody, ErrorCode } from '@carmarket/shared';
+import { AppError } from '../lib/errors.ts';
+
+/** Fastify's own errors that the client caused, and how we name them. */
+const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported-media-type',
+    message: 'Send the body as application/json.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload-too-large',
+    message: 'The request body is too large.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'bad-request',
+    message: 'The JSON body is empty.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'bad-request',
+    message: 'The body is not valid JSON.',
+  },
+};
+
+function body(code: string, message: string, extra: object = {}): ApiErrorBody {
+  return { error: { code, message, ...extra } };
+}
+
+/** One error shape for the whole API: `{ "error": { "code", "message" } }`. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.extra.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(error.extra.retryAfterSeconds));
+      }
+      return reply.status(error.statusCode).send(body(error.code, error.message, error.extra));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const where = error.validationContext ?? 'body';
+      const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
+      const field = path || where;
+      const message = `${field}: ${first?.message ?? 'is invalid'}`;
+      return reply.status(400).send(body('validation-failed', message, { field }));
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return reply.status(known.status).send(body(known.code, known.message));
+    if (error.statusCode === 429) {
+      return reply.status(429).send(body('too-many-requests', error.message));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(body('bad-request', error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send(body('internal', 'Something went wrong on our side. Please try again.'));
+  });
+});

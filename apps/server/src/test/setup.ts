@@ -1,0 +1,4 @@
+import { afterAll } from 'vitest';
+import { dropTestDatabases } from './test-app.ts';
+
+afterAll(dropTestDatabases);

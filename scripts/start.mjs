@@ -1,0 +1,49 @@
+// `npm start`: builds what is missing or out of date, then runs the server in this process.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const at = (...parts) => path.join(root, ...parts);
+
+/** Newest modification time of any file below these folders (0 when none exist). */
+function newest(...dirs) {
+  let latest = 0;
+  const walk = (dir) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else latest = Math.max(latest, fs.statSync(full).mtimeMs);
+    }
+  };
+  dirs.forEach(walk);
+  return latest;
+}
+
+function builtAt(file) {
+  return fs.existsSync(file) ? fs.statSync(file).mtimeMs : -1;
+}
+
+function run(label, args) {
+  console.log(`> ${label}`);
+  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const shared = at('packages/shared/src');
+const webMarker = at('apps/web/dist/spa.html');
+if (
+  builtAt(webMarker) <
+  newest(at('apps/web/src'), at('apps/web/public'), at('apps/web/index.html'), shared)
+) {
+  run('building the web app (first start or sources changed)', ['run', 'build', '-w', 'apps/web']);
+}
+const serverBundle = at('apps/server/dist/server.js');
+if (builtAt(serverBundle) < newest(at('apps/server/src'), shared)) {
+  run('building the server', ['run', 'build', '-w', 'apps/server']);
+}
+
+await import(serverBundle);

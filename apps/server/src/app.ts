@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -8,7 +8,14 @@ import {
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './db/seed/seed.ts';
+import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
+import { resolveAuthSecret } from './lib/secret.ts';
+import { createAccessTokens } from './modules/auth/access-token.ts';
+import { createAuth, type Auth } from './modules/auth/auth.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { createMailer, type Mailer } from './plugins/mail.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { mediaPlugin } from './plugins/media.ts';
@@ -29,6 +36,9 @@ export interface App {
   app: FastifyInstance;
   database: Database;
   storage: Storage;
+  mailer: Mailer;
+  auth: Auth;
+  outboxDir: string;
 }
 
 /** Builds the whole application, migrated and seeded, without listening. */
@@ -51,7 +61,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     // Errors Fastify raises before routing (bad URL, over-long parameter) get our shape too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void reply.status(status).send({
+      void (reply as FastifyReply).status(status).send({
         error: { code: 'bad-request', message: 'The address is malformed or too long.' },
       });
     },
@@ -60,12 +70,21 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onClose', () => database.close());
 
+  const outboxDir = path.join(config.dataDir, 'outbox');
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir, log: app.log });
+  const counters = config.REDIS_URL ? createRedisCounterStore(config.REDIS_URL) : createMemoryCounterStore();
+  app.addHook('onClose', () => counters.close());
+  const secret = await resolveAuthSecret(config);
+  const auth = createAuth({ log: app.log, config, db: database.db, mailer, secret });
+  const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
+
   try {
     await database.withStartupLock(async () => {
       await database.migrate();
       const seeded = await seedDatabase(database.db, storage, {
         demo: config.SEED_DEMO,
         currency: config.CURRENCY,
+        demoPassword: config.DEMO_PASSWORD,
       });
       if (seeded.seeded) app.log.info({ listings: seeded.listings }, 'seeded an empty database');
     });
@@ -73,11 +92,13 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     await app.register(errorsPlugin);
     await app.register(securityPlugin, { config });
     await app.register(docsPlugin);
-    await app.register(authPlugin);
+    await app.register(authPlugin, { auth, tokens, db: database.db });
     await app.register(mediaPlugin, { storage });
     await app.register(
       async (api) => {
         await api.register(systemRoutes, { database });
+        await api.register(authRoutes, { auth, counters, config });
+        await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });
       },
       { prefix: '/api' },
@@ -88,5 +109,5 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     await app.close().catch(() => {});
     throw error;
   }
-  return { app, database, storage };
+  return { app, database, storage, mailer, auth, outboxDir };
 }

@@ -4,3 +4,5 @@ export * from './money.ts';
 export * from './routes.ts';
 export * from './schemas/common.ts';
 export * from './schemas/category.ts';
+export * from './common-passwords.ts';
+export * from './schemas/account.ts';

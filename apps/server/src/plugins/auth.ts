@@ -1,7 +1,13 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '@carmarket/shared';
-import { unauthenticated } from '../lib/errors.ts';
+import type { Db } from '../db/client.ts';
+import { session, user } from '../db/schema.ts';
+import { AppError, forbidden } from '../lib/errors.ts';
+import type { AccessTokens } from '../modules/auth/access-token.ts';
+import type { Auth } from '../modules/auth/auth.ts';
 
 export interface SessionUser {
   id: string;
@@ -9,24 +15,96 @@ export interface SessionUser {
   email: string;
   role: Role | null;
   verified: boolean;
+  sessionId: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in person, or null. */
+    /** The signed-in person once `authenticate` ran, else null. */
     user: SessionUser | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: resolves the caller from the session cookie or bearer token, or answers 401. */
+    authenticate(request: FastifyRequest): Promise<void>;
   }
 }
 
-/**
- * Resolves who is calling. Accounts (sign-in, sessions, bearer tokens) arrive with the accounts
- * work; until then nobody is signed in, so every signed-in-only route answers 401.
- */
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('user', null);
-});
+const userColumns = {
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  role: user.role,
+  verified: user.verified,
+  deletedAt: user.deletedAt,
+};
 
-/** preHandler for routes that need a signed-in user. */
-export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw unauthenticated();
+const tokenError = (code: 'user-token-expired' | 'invalid-user-token' | 'user-disabled') =>
+  new AppError(401, code);
+
+/**
+ * Who is calling: a better-auth session cookie, or `Authorization: Bearer <token from /api/jwt>`.
+ * Resolved only by routes that need it, so public pages cost no session lookup.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, deps: { auth: Auth; tokens: AccessTokens; db: Db }) => {
+    const { auth, tokens, db } = deps;
+    app.decorateRequest('user', null);
+
+    async function fromBearer(token: string): Promise<SessionUser> {
+      const verified = await tokens.verify(token);
+      if (!verified.ok) {
+        throw tokenError(verified.reason === 'expired' ? 'user-token-expired' : 'invalid-user-token');
+      }
+      const { userId, sessionId } = verified.claims;
+      const [row] = await db
+        .select(userColumns)
+        .from(session)
+        .innerJoin(user, eq(user.id, session.userId))
+        .where(
+          and(eq(session.id, sessionId), eq(session.userId, userId), gt(session.expiresAt, new Date())),
+        );
+      if (row && !row.deletedAt) return { ...row, sessionId };
+      // The session is gone: signed out, expired, or the account was deleted (which ends them all).
+      const [owner] = await db.select({ deletedAt: user.deletedAt }).from(user).where(eq(user.id, userId));
+      throw tokenError(owner?.deletedAt || row?.deletedAt ? 'user-disabled' : 'user-token-expired');
+    }
+
+    async function fromCookie(request: FastifyRequest): Promise<SessionUser | null> {
+      const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+      if (!found) return null;
+      const [row] = await db.select(userColumns).from(user).where(eq(user.id, found.user.id));
+      if (!row) return null;
+      if (row.deletedAt) throw tokenError('user-disabled');
+      return { ...row, sessionId: found.session.id };
+    }
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      if (request.user) return;
+      const header = request.headers.authorization;
+      if (header) {
+        const match = /^Bearer\s+(\S+)$/i.exec(header);
+        if (!match) throw tokenError('invalid-user-token');
+        request.user = await fromBearer(match[1]!);
+        return;
+      }
+      request.user = await fromCookie(request);
+      if (!request.user) throw new AppError(401, 'unauthenticated');
+    });
+  },
+);
+
+/** The signed-in user in a handler that ran `authenticate` first. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new AppError(401, 'unauthenticated');
+  return request.user;
+}
+
+/** preHandler factory: signed in and holding one of these roles, else 403. */
+export function requireRole(...roles: Role[]) {
+  return async (request: FastifyRequest) => {
+    const person = currentUser(request);
+    if (!person.role || !roles.includes(person.role)) {
+      throw forbidden(`This is for ${roles.join(' or ')} accounts only.`);
+    }
+  };
 }

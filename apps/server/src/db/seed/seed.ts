@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Storage } from '../../plugins/storage.ts';
 import type { Db } from '../client.ts';
-import { category, listing, user, type ListingImage } from '../schema.ts';
+import { hashPassword } from 'better-auth/crypto';
+import { account, category, listing, user, type ListingImage } from '../schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
 import { SEED_CATEGORIES } from './cars.ts';
 
-export const DEMO_SELLER = { email: 'seller@demo.local', name: 'Riverside Motors' } as const;
+export const DEMO_ACCOUNTS = [
+  { email: 'admin@demo.local', name: 'Avery Admin', role: 'admin' },
+  { email: 'seller@demo.local', name: 'Riverside Motors', role: 'Seller' },
+  { email: 'buyer@demo.local', name: 'Jordan Buyer', role: 'Buyer' },
+] as const;
 
 const ICON_COLORS = { van: '#2563eb', sedan: '#7c3aed', hatch: '#059669' } as const;
 
@@ -17,13 +22,14 @@ async function store(storage: Storage, body: Buffer): Promise<string> {
 }
 
 /**
- * Fills an empty database: the three categories with icons, and (unless demo data is off) a demo
- * seller with six cars in each. Does nothing when categories exist, so restarts keep user data.
+ * Fills an empty database: the three categories with icons, and unless demo data is off, the demo
+ * admin, seller and buyer accounts and six cars in each category owned by the demo seller. Does
+ * nothing when categories exist, so restarts keep user data.
  */
 export async function seedDatabase(
   db: Db,
   storage: Storage,
-  options: { demo: boolean; currency: string },
+  options: { demo: boolean; currency: string; demoPassword: string },
 ): Promise<{ seeded: boolean; listings: number }> {
   const [{ count } = { count: 0 }] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -66,10 +72,20 @@ export async function seedDatabase(
       .returning({ id: category.id, slug: category.slug });
     if (!options.demo) return;
 
-    const [seller] = await tx
+    const people = await tx
       .insert(user)
-      .values({ ...DEMO_SELLER, role: 'Seller', emailVerified: true })
-      .returning({ id: user.id, name: user.name });
+      .values(DEMO_ACCOUNTS.map((person) => ({ ...person, emailVerified: true })))
+      .returning({ id: user.id, name: user.name, role: user.role });
+    const passwordHash = await hashPassword(options.demoPassword);
+    await tx.insert(account).values(
+      people.map((person) => ({
+        userId: person.id,
+        accountId: person.id,
+        providerId: 'credential',
+        password: passwordHash,
+      })),
+    );
+    const seller = people.find((person) => person.role === 'Seller');
     if (!seller) throw new Error('Could not create the demo seller');
 
     const now = Date.now();

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail: over SMTP when `SMTP_URL` is set, else into the outbox folder and the log. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface OutboxEntry extends MailMessage {
+  from: string;
+  sentAt: string;
+}
+
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  const { smtpUrl, from, outboxDir, log } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+  return {
+    async send(message) {
+      await fs.mkdir(outboxDir, { recursive: true });
+      const entry: OutboxEntry = { from, sentAt: new Date().toISOString(), ...message };
+      // Time first, so a directory listing reads in the order mail was sent.
+      const file = path.join(outboxDir, `${entry.sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+      await fs.writeFile(file, JSON.stringify(entry, null, 2));
+      log.info({ to: message.to, subject: message.subject, file, text: message.text }, 'mail written to the outbox (no SMTP_URL)');
+    },
+  };
+}
+
+/** Mail in the outbox, oldest first (used by tests and by people trying the app locally). */
+export async function readOutbox(outboxDir: string): Promise<OutboxEntry[]> {
+  const files = (await fs.readdir(outboxDir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir, f), 'utf8'))));
+}

@@ -1,0 +1,96 @@
+import type { TestApp } from './test-app.ts';
+
+/** A browser-like client: keeps cookies and sends the Origin header, as a page would. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+  bearer: string | undefined;
+
+  constructor(readonly app: TestApp) {}
+
+  async request(pathname: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('origin', this.app.baseUrl);
+    if (this.cookies.size > 0) {
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    }
+    if (this.bearer) headers.set('authorization', `Bearer ${this.bearer}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    const response = await fetch(`${this.app.baseUrl}${pathname}`, {
+      ...init,
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      const expired = attributes.some((a) => /max-age=0\b/i.test(a.trim()));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get(pathname: string) {
+    return this.request(pathname);
+  }
+
+  post(pathname: string, json?: unknown) {
+    return this.request(pathname, { method: 'POST', json: json ?? {} });
+  }
+
+  hasSession(): boolean {
+    return [...this.cookies.keys()].some((name) => name.endsWith('session_token'));
+  }
+}
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+  role?: 'Buyer' | 'Seller';
+}
+
+let counter = 0;
+/** A unique account for a test, registered through the same calls the register page makes. */
+export async function register(
+  app: TestApp,
+  overrides: Partial<NewAccount> = {},
+): Promise<TestClient & { account: NewAccount }> {
+  counter += 1;
+  const account: NewAccount = {
+    name: `Test Person ${counter}`,
+    email: `person${counter}.${Date.now()}@example.com`,
+    password: 'correct horse battery',
+    role: 'Buyer',
+    ...overrides,
+  };
+  const client = new TestClient(app);
+  const signUp = await client.post('/api/auth/sign-up/email', {
+    name: account.name,
+    email: account.email,
+    password: account.password,
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  if (account.role) {
+    const role = await client.post('/api/user', { name: account.name, email: account.email, role: account.role });
+    if (role.status !== 200) throw new Error(`role failed: ${role.status} ${await role.text()}`);
+  }
+  return Object.assign(client, { account });
+}
+
+export const DEMO_PASSWORD = 'demo-drive-2026';
+
+/** Signs in as one of the seeded demo accounts. */
+export async function signInAs(app: TestApp, email: string, password = DEMO_PASSWORD): Promise<TestClient> {
+  const client = new TestClient(app);
+  const response = await client.post('/api/auth/sign-in/email', { email, password });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return client;
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { SIGNUP_ROLES } from '../enums.ts';
+import { isCommonPassword } from '../common-passwords.ts';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const EmailSchema = z
+  .string()
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email is too long')
+  .pipe(z.email({ message: 'Please enter a valid email address' }));
+
+export const NameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(80, 'Name must be at most 80 characters');
+
+/** Password rules for new passwords (sign-up and reset), checked on both sides. */
+export const NewPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((password) => !isCommonPassword(password), {
+    message: 'This password is too common; please choose another',
+  });
+
+export const SignupRoleSchema = z.enum(SIGNUP_ROLES, {
+  message: 'Please choose Seller or Buyer',
+});
+
+/** The register form. `role` is sent afterwards with `POST /api/user`. */
+export const RegisterFormSchema = z.object({
+  name: NameSchema,
+  role: SignupRoleSchema,
+  email: EmailSchema,
+  password: NewPasswordSchema,
+});
+export type RegisterFormInput = z.infer<typeof RegisterFormSchema>;
+
+export const SignInFormSchema = z.object({
+  email: EmailSchema,
+  password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
+});
+export type SignInFormInput = z.infer<typeof SignInFormSchema>;
+
+export const ForgotPasswordFormSchema = z.object({ email: EmailSchema });
+
+export const ResetPasswordFormSchema = z
+  .object({ password: NewPasswordSchema, confirm: z.string() })
+  .refine((form) => form.password === form.confirm, {
+    message: 'The passwords do not match',
+    path: ['confirm'],
+  });
+
+/** `POST /api/user`: sets the role of the signed-in user, once. */
+export const SetRoleSchema = z.object({
+  name: NameSchema.optional(),
+  email: EmailSchema,
+  role: SignupRoleSchema,
+});
+export type SetRoleInput = z.infer<typeof SetRoleSchema>;
+
+/** `POST /api/google/user`: a first Google sign-in becomes a Buyer. */
+export const GoogleUserSchema = z.object({ name: NameSchema.optional(), email: EmailSchema });
+
+export const EmailParamsSchema = z.object({ email: EmailSchema });
+export const EmailQuerySchema = z.object({ email: EmailSchema });
+
+export const AcknowledgedSchema = z.object({ acknowledged: z.literal(true) });
+
+export const IsAdminSchema = z.object({ isAdmin: z.boolean() });
+export const IsBuyerSchema = z.object({ isBuyer: z.boolean() });
+export const IsSellerSchema = z.object({ isSeller: z.boolean() });
+
+export const AccessTokenSchema = z.object({
+  accessToken: z.string(),
+  /** ISO time the token stops working. */
+  expiresAt: z.string(),
+});
+export type AccessToken = z.infer<typeof AccessTokenSchema>;
+
+/** The signed-in person as `GET /api/me` shows them. */
+export const MeSchema = z.object({
+  _id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(['Buyer', 'Seller', 'admin']).nullable(),
+  verify: z.boolean(),
+  createdAt: z.string(),
+});
+export type Me = z.infer<typeof MeSchema>;

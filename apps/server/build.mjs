@@ -1,10 +1,10 @@
-// Bundles the server into dist/server.js. Our own workspace code (TypeScript) is bundled in;
+// Bundles the server into dist/server.js and the admin command into dist/create-admin.js. Our own workspace code (TypeScript) is bundled in;
 // every npm dependency stays external and is loaded from node_modules at run time.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: { server: 'src/server.ts', 'create-admin': 'src/cli/create-admin.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,5 +1,9 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -71,8 +75,15 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   app.addHook('onClose', () => database.close());
 
   const outboxDir = path.join(config.dataDir, 'outbox');
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir, log: app.log });
-  const counters = config.REDIS_URL ? createRedisCounterStore(config.REDIS_URL) : createMemoryCounterStore();
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir,
+    log: app.log,
+  });
+  const counters = config.REDIS_URL
+    ? createRedisCounterStore(config.REDIS_URL)
+    : createMemoryCounterStore();
   app.addHook('onClose', () => counters.close());
   const secret = await resolveAuthSecret(config);
   const auth = createAuth({ log: app.log, config, db: database.db, mailer, secret });

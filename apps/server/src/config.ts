@@ -46,7 +46,11 @@ const EnvSchema = z
     GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
     GOOGLE_USERINFO_URL: z.url().default('https://openidconnect.googleapis.com/v1/userinfo'),
-    DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).default('demo-drive-2026'),
+    DEMO_PASSWORD: z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .max(128)
+      .default('demo-drive-2026'),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),

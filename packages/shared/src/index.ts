@@ -6,3 +6,4 @@ export * from './schemas/common.ts';
 export * from './schemas/category.ts';
 export * from './common-passwords.ts';
 export * from './schemas/account.ts';
+export * from './schemas/listing.ts';

@@ -44,7 +44,11 @@ export function createMemoryCounterStore(): CounterStore {
 }
 
 export function createRedisCounterStore(url: string): CounterStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  });
   const prefix = 'carmarket:rl:';
   return {
     async hit(key, windowMs) {

@@ -53,7 +53,9 @@ export const authPlugin = fp(
     async function fromBearer(token: string): Promise<SessionUser> {
       const verified = await tokens.verify(token);
       if (!verified.ok) {
-        throw tokenError(verified.reason === 'expired' ? 'user-token-expired' : 'invalid-user-token');
+        throw tokenError(
+          verified.reason === 'expired' ? 'user-token-expired' : 'invalid-user-token',
+        );
       }
       const { userId, sessionId } = verified.claims;
       const [row] = await db
@@ -61,11 +63,18 @@ export const authPlugin = fp(
         .from(session)
         .innerJoin(user, eq(user.id, session.userId))
         .where(
-          and(eq(session.id, sessionId), eq(session.userId, userId), gt(session.expiresAt, new Date())),
+          and(
+            eq(session.id, sessionId),
+            eq(session.userId, userId),
+            gt(session.expiresAt, new Date()),
+          ),
         );
       if (row && !row.deletedAt) return { ...row, sessionId };
       // The session is gone: signed out, expired, or the account was deleted (which ends them all).
-      const [owner] = await db.select({ deletedAt: user.deletedAt }).from(user).where(eq(user.id, userId));
+      const [owner] = await db
+        .select({ deletedAt: user.deletedAt })
+        .from(user)
+        .where(eq(user.id, userId));
       throw tokenError(owner?.deletedAt || row?.deletedAt ? 'user-disabled' : 'user-token-expired');
     }
 

@@ -41,15 +41,25 @@ export function createMailer(options: {
       await fs.mkdir(outboxDir, { recursive: true });
       const entry: OutboxEntry = { from, sentAt: new Date().toISOString(), ...message };
       // Time first, so a directory listing reads in the order mail was sent.
-      const file = path.join(outboxDir, `${entry.sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+      const file = path.join(
+        outboxDir,
+        `${entry.sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
+      );
       await fs.writeFile(file, JSON.stringify(entry, null, 2));
-      log.info({ to: message.to, subject: message.subject, file, text: message.text }, 'mail written to the outbox (no SMTP_URL)');
+      log.info(
+        { to: message.to, subject: message.subject, file, text: message.text },
+        'mail written to the outbox (no SMTP_URL)',
+      );
     },
   };
 }
 
 /** Mail in the outbox, oldest first (used by tests and by people trying the app locally). */
 export async function readOutbox(outboxDir: string): Promise<OutboxEntry[]> {
-  const files = (await fs.readdir(outboxDir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir, f), 'utf8'))));
+  const files = (await fs.readdir(outboxDir).catch(() => []))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  return Promise.all(
+    files.map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir, f), 'utf8'))),
+  );
 }

@@ -11,7 +11,10 @@ export class TestClient {
     const headers = new Headers(init.headers);
     headers.set('origin', this.app.baseUrl);
     if (this.cookies.size > 0) {
-      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+      headers.set(
+        'cookie',
+        [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      );
     }
     if (this.bearer) headers.set('authorization', `Bearer ${this.bearer}`);
     let body = init.body;
@@ -77,9 +80,14 @@ export async function register(
     email: account.email,
     password: account.password,
   });
-  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  if (signUp.status !== 200)
+    throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
   if (account.role) {
-    const role = await client.post('/api/user', { name: account.name, email: account.email, role: account.role });
+    const role = await client.post('/api/user', {
+      name: account.name,
+      email: account.email,
+      role: account.role,
+    });
     if (role.status !== 200) throw new Error(`role failed: ${role.status} ${await role.text()}`);
   }
   return Object.assign(client, { account });
@@ -88,9 +96,14 @@ export async function register(
 export const DEMO_PASSWORD = 'demo-drive-2026';
 
 /** Signs in as one of the seeded demo accounts. */
-export async function signInAs(app: TestApp, email: string, password = DEMO_PASSWORD): Promise<TestClient> {
+export async function signInAs(
+  app: TestApp,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<TestClient> {
   const client = new TestClient(app);
   const response = await client.post('/api/auth/sign-in/email', { email, password });
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   return client;
 }

@@ -10,8 +10,7 @@ export interface AccessTokenClaims {
 }
 
 export type VerifyResult =
-  | { ok: true; claims: AccessTokenClaims }
-  | { ok: false; reason: 'expired' | 'invalid' };
+  { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
 /** Short-lived bearer tokens (`GET /api/jwt`), tied to the session they were issued from. */
 export function createAccessTokens(secret: string, ttlSeconds: number) {

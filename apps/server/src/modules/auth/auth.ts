@@ -121,6 +121,8 @@ export function createAuth({ log, config, db, mailer, secret }: AuthDeps) {
                 userInfoUrl: config.GOOGLE_USERINFO_URL,
                 scopes: ['openid', 'email', 'profile'],
                 pkce: true,
+                // Google's user-info answer names the account by `sub` (OpenID Connect), not `id`.
+                accountSubject: ({ profile }) => String(profile.sub ?? profile.id ?? ''),
               },
             ],
           }),

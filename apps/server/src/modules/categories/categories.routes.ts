@@ -1,9 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiErrorSchema, CategoryListSchema, IdParamsSchema } from '@carmarket/shared';
+import {
+  ApiErrorSchema,
+  CategoryDetailSchema,
+  CategoryListSchema,
+  IdParamsSchema,
+} from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
-import { unauthenticated } from '../../lib/errors.ts';
-import { presentCategorySummary } from './categories.presenter.ts';
-import { listCategories } from './categories.service.ts';
+import { notFound } from '../../lib/errors.ts';
+import { presentListingCard } from '../listings/listings.presenter.ts';
+import { availableListingsOfCategory } from '../listings/listings.service.ts';
+import { presentCategory, presentCategorySummary } from './categories.presenter.ts';
+import { findCategory, listCategories } from './categories.service.ts';
 
 export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -24,16 +31,24 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/category/:id',
     {
+      preHandler: app.authenticate,
       schema: {
         tags: ['categories'],
-        summary: 'A category and its available cars (signed in)',
+        summary: 'A category and its cars that can be booked now (signed in)',
         params: IdParamsSchema,
-        response: { 401: ApiErrorSchema, 400: ApiErrorSchema },
+        response: {
+          200: CategoryDetailSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          404: ApiErrorSchema,
+        },
       },
     },
-    // Accounts come next; until then nobody is signed in, so this is always 401 by design.
-    async () => {
-      throw unauthenticated('Sign in to see the cars in this category.');
+    async (request) => {
+      const found = await findCategory(db, request.params.id);
+      if (!found) throw notFound('That category');
+      const listings = await availableListingsOfCategory(db, found.id);
+      return { ...presentCategory(found), listings: listings.map(presentListingCard) };
     },
   );
 };

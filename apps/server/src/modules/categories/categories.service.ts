@@ -19,3 +19,8 @@ export async function listCategories(db: Db): Promise<CategoryWithCount[]> {
     .orderBy(asc(category.position), asc(category.name));
   return rows.map((row) => ({ ...row.category, availableCount: row.availableCount }));
 }
+
+export async function findCategory(db: Db, id: string) {
+  const [row] = await db.select().from(category).where(eq(category.id, id));
+  return row;
+}

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CategoryListSchema, type CategorySummary } from '@carmarket/shared';
-import { listing } from '../../db/schema.ts';
+import { CategoryDetailSchema, CategoryListSchema, type CategorySummary } from '@carmarket/shared';
+import { listing, user } from '../../db/schema.ts';
+import { signInAs } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 describe('GET /api/category', () => {
@@ -80,6 +81,46 @@ describe('GET /api/category/:id', () => {
     expect(await response.json()).toEqual({
       error: { code: 'unauthenticated', message: expect.any(String) },
     });
+  });
+
+  it('shows a signed-in user the cars that can be booked, newest first, with their seller', async () => {
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const [category] = (await (await app.request('/api/category')).json()) as CategorySummary[];
+    const response = await buyer.get(`/api/category/${category!._id}`);
+    expect(response.status).toBe(200);
+    const detail = CategoryDetailSchema.parse(await response.json());
+    expect(detail).toMatchObject({ _id: category!._id, name: 'Microbus' });
+    expect(detail.listings).toHaveLength(6);
+    const first = detail.listings[0]!;
+    expect(first).toMatchObject({
+      categoryId: category!._id,
+      seller: 'Riverside Motors',
+      sellerVerified: false,
+      currency: 'USD',
+      status: 'available',
+    });
+    expect(first.img).toMatch(/^\/media\//);
+    expect(Number.isInteger(first.reprice) && first.reprice > 0).toBe(true);
+    const times = detail.listings.map((l) => Date.parse(l.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    // A sold car leaves the page; a verified seller gets the badge.
+    await app.database.db.update(listing).set({ status: 'sold' }).where(eq(listing.id, first._id));
+    await app.database.db
+      .update(user)
+      .set({ verified: true })
+      .where(eq(user.email, 'seller@demo.local'));
+    const after = CategoryDetailSchema.parse(
+      await (await buyer.get(`/api/category/${category!._id}`)).json(),
+    );
+    expect(after.listings.map((l) => l._id)).not.toContain(first._id);
+    expect(after.listings.every((l) => l.sellerVerified)).toBe(true);
+  });
+
+  it('answers an unknown category with 404', async () => {
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const response = await buyer.get('/api/category/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10');
+    expect(response.status).toBe(404);
   });
 
   it.each(['abc', '123', 'not-a-uuid-at-all', "1'; drop table category; --", 'x'.repeat(300)])(

@@ -18,7 +18,12 @@ import type { AccessTokens } from '../auth/access-token.ts';
 import { userPolicy } from './users.policy.ts';
 import { ensureRole, roleOfEmail, setSignupRole } from './users.service.ts';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 409: ApiErrorSchema };
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  403: ApiErrorSchema,
+  409: ApiErrorSchema,
+};
 
 export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }> = async (
   app,
@@ -71,9 +76,24 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
   );
 
   const roleFlags = [
-    { path: 'admin', role: 'admin', schema: IsAdminSchema, answer: (is: boolean) => ({ isAdmin: is }) },
-    { path: 'buyer', role: 'Buyer', schema: IsBuyerSchema, answer: (is: boolean) => ({ isBuyer: is }) },
-    { path: 'seller', role: 'Seller', schema: IsSellerSchema, answer: (is: boolean) => ({ isSeller: is }) },
+    {
+      path: 'admin',
+      role: 'admin',
+      schema: IsAdminSchema,
+      answer: (is: boolean) => ({ isAdmin: is }),
+    },
+    {
+      path: 'buyer',
+      role: 'Buyer',
+      schema: IsBuyerSchema,
+      answer: (is: boolean) => ({ isBuyer: is }),
+    },
+    {
+      path: 'seller',
+      role: 'Seller',
+      schema: IsSellerSchema,
+      answer: (is: boolean) => ({ isSeller: is }),
+    },
   ] as const;
   for (const flag of roleFlags) {
     app.get(
@@ -115,7 +135,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
       if (!userPolicy.isOwnEmail(actor, request.query.email)) {
         throw forbidden('You can only ask for your own token.');
       }
-      const { token, expiresAt } = await tokens.issue({ userId: actor.id, sessionId: actor.sessionId });
+      const { token, expiresAt } = await tokens.issue({
+        userId: actor.id,
+        sessionId: actor.sessionId,
+      });
       reply.header('cache-control', 'no-store');
       return { accessToken: token, expiresAt: expiresAt.toISOString() };
     },

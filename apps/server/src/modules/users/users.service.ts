@@ -28,7 +28,10 @@ export async function setSignupRole(
 
 /** A first Google sign-in becomes a Buyer; later ones change nothing. */
 export async function ensureRole(db: Db, userId: string, role: SignupRole): Promise<void> {
-  await db.update(user).set({ role }).where(and(eq(user.id, userId), isNull(user.role)));
+  await db
+    .update(user)
+    .set({ role })
+    .where(and(eq(user.id, userId), isNull(user.role)));
 }
 
 /** The role of the (not deleted) user with this email, or null. */

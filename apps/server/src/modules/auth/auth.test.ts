@@ -1,0 +1,392 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { user } from '../../db/schema.ts';
+import { readOutbox } from '../../plugins/mail.ts';
+import { TestClient, register, signInAs } from '../../test/client.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
+
+describe('email and password accounts', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('signs a new person up with an HttpOnly, SameSite=Lax session cookie', async () => {
+    const client = new TestClient(app);
+    const response = await client.post('/api/auth/sign-up/email', {
+      name: 'Dana Seller',
+      email: 'dana@example.com',
+      password: 'a long and fine password',
+    });
+    expect(response.status).toBe(200);
+    const cookie = response.headers.getSetCookie().find((c) => c.includes('session_token'));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    const role = await client.post('/api/user', {
+      name: 'Dana Seller',
+      email: 'dana@example.com',
+      role: 'Seller',
+    });
+    expect(await role.json()).toEqual({ acknowledged: true });
+    const session = (await (await client.get('/api/auth/get-session')).json()) as {
+      user: { email: string; role: string; verified: boolean };
+    };
+    expect(session.user).toMatchObject({
+      email: 'dana@example.com',
+      role: 'Seller',
+      verified: false,
+    });
+  });
+
+  it('refuses a second account for the same email, whatever its case', async () => {
+    const first = await register(app);
+    const response = await new TestClient(app).post('/api/auth/sign-up/email', {
+      name: 'Copy',
+      email: first.account.email.toUpperCase(),
+      password: 'another fine password',
+    });
+    expect(response.status).toBe(409);
+    expect((await errorOf(response)).code).toBe('email-already-in-use');
+  });
+
+  it.each([
+    [{ email: 'not-an-email', password: 'a fine password!' }, 'invalid-email', 'email'],
+    [{ email: 'short@example.com', password: 'short' }, 'weak-password', 'password'],
+    [{ email: 'long@example.com', password: 'x'.repeat(129) }, 'weak-password', 'password'],
+    [{ email: 'common@example.com', password: 'Password123' }, 'weak-password', 'password'],
+    [
+      { email: 'noname@example.com', password: 'a fine password!', name: '' },
+      'validation-failed',
+      'name',
+    ],
+  ])('refuses a bad sign-up (%o) with %s', async (body, code, field) => {
+    const response = await new TestClient(app).post('/api/auth/sign-up/email', {
+      name: 'Pat',
+      ...body,
+    });
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({ code, field });
+  });
+
+  it('never answers a malformed auth body with a 5xx', async () => {
+    for (const body of ['{', '[]', '"text"', '{"email": 42, "password": {}}']) {
+      const response = await fetch(`${app.baseUrl}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.baseUrl },
+        body,
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+
+  it('answers a wrong password and an unknown email the same way', async () => {
+    const person = await register(app);
+    const wrong = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: 'not my password',
+    });
+    const unknown = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: 'nobody-here@example.com',
+      password: 'not my password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const [a, b] = [await wrong.json(), await unknown.json()];
+    expect(a).toEqual(b);
+    expect(a).toEqual({ error: { code: 'wrong-password', message: expect.any(String) } });
+  });
+
+  it('signs in and out', async () => {
+    const person = await register(app);
+    const client = new TestClient(app);
+    const signIn = await client.post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: person.account.password,
+    });
+    expect(signIn.status).toBe(200);
+    expect((await client.get(`/api/user/buyer/${person.account.email}`)).status).toBe(200);
+    expect((await client.post('/api/auth/sign-out')).status).toBe(200);
+    const after = await client.get(`/api/user/buyer/${person.account.email}`);
+    expect(after.status).toBe(401);
+  });
+
+  it('resets a forgotten password through the link in the mail', async () => {
+    const person = await register(app);
+    const other = await signInAs(app, person.account.email, person.account.password);
+    const request = await new TestClient(app).post('/api/auth/request-password-reset', {
+      email: person.account.email,
+      redirectTo: '/reset-password',
+    });
+    expect(request.status).toBe(200);
+    const mail = (await readOutbox(app.outboxDir)).findLast((m) => m.to === person.account.email);
+    expect(mail?.subject).toMatch(/reset/i);
+    const link = /https?:\/\/\S+/.exec(mail!.text)![0];
+
+    // The link checks the token and sends the browser to the reset page with it.
+    const visit = await new TestClient(app).get(new URL(link).pathname + new URL(link).search);
+    expect(visit.status).toBe(302);
+    const location = new URL(visit.headers.get('location')!, app.baseUrl);
+    expect(location.pathname).toBe('/reset-password');
+    const token = location.searchParams.get('token')!;
+
+    const weak = await new TestClient(app).post('/api/auth/reset-password', {
+      token,
+      newPassword: 'password1',
+    });
+    expect((await errorOf(weak)).code).toBe('weak-password');
+    const reset = await new TestClient(app).post('/api/auth/reset-password', {
+      token,
+      newPassword: 'a brand new passphrase',
+    });
+    expect(reset.status).toBe(200);
+
+    const old = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: person.account.password,
+    });
+    expect(old.status).toBe(401);
+    await signInAs(app, person.account.email, 'a brand new passphrase');
+    // Sessions opened with the old password end.
+    expect((await other.get(`/api/user/buyer/${person.account.email}`)).status).toBe(401);
+    const reused = await new TestClient(app).post('/api/auth/reset-password', {
+      token,
+      newPassword: 'yet another passphrase',
+    });
+    expect((await errorOf(reused)).code).toBe('invalid-action-code');
+  });
+
+  it('sends no mail for an unknown email but answers the same', async () => {
+    const before = (await readOutbox(app.outboxDir)).length;
+    const response = await new TestClient(app).post('/api/auth/request-password-reset', {
+      email: 'unknown-person@example.com',
+      redirectTo: '/reset-password',
+    });
+    expect(response.status).toBe(200);
+    expect((await readOutbox(app.outboxDir)).length).toBe(before);
+  });
+
+  it('lets the seeded demo accounts sign in with their roles', async () => {
+    for (const [email, flag] of [
+      ['admin@demo.local', 'admin'],
+      ['seller@demo.local', 'seller'],
+      ['buyer@demo.local', 'buyer'],
+    ] as const) {
+      const client = await signInAs(app, email);
+      const response = await client.get(`/api/user/${flag}/${email}`);
+      expect(Object.values((await response.json()) as Record<string, boolean>)).toEqual([true]);
+    }
+  });
+
+  it('refuses sign-in to a deleted account', async () => {
+    const person = await register(app);
+    await app.database.db
+      .update(user)
+      .set({ deletedAt: new Date() })
+      .where(eq(user.email, person.account.email));
+    const response = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: person.account.password,
+    });
+    expect(response.status).toBe(403);
+    expect((await errorOf(response)).code).toBe('user-disabled');
+  });
+});
+
+describe('sign-in rate limits', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      env: { SIGN_IN_LIMIT_PER_ACCOUNT: '3', SIGN_IN_LIMIT_PER_IP: '8' },
+    });
+  });
+  afterAll(() => app.close());
+
+  it('locks an account after repeated failures and says when to retry', async () => {
+    const person = await register(app);
+    const attempt = (password: string) =>
+      new TestClient(app).post('/api/auth/sign-in/email', {
+        email: person.account.email,
+        password,
+      });
+    for (let i = 0; i < 3; i += 1) expect((await attempt('wrong password')).status).toBe(401);
+    const blocked = await attempt(person.account.password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    const error = await errorOf(blocked);
+    expect(error.code).toBe('too-many-requests');
+    expect(error.message).toMatch(/try again in \d+ minutes?/);
+  });
+
+  it('limits attempts per IP address across accounts', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const response = await new TestClient(app).post('/api/auth/sign-in/email', {
+        email: `spray${i}@example.com`,
+        password: 'guessing away',
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('rate limits shared through Redis', () => {
+  it('counts failures across two server processes when REDIS_URL is set', async () => {
+    const env = {
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      SIGN_IN_LIMIT_PER_ACCOUNT: '2',
+    };
+    const first = await startTestApp({ env });
+    const second = await startTestApp({ env, reuse: undefined });
+    try {
+      const email = `shared-${Date.now()}@example.com`;
+      const fail = (app: TestApp) =>
+        new TestClient(app).post('/api/auth/sign-in/email', { email, password: 'wrong password' });
+      expect((await fail(first)).status).toBe(401);
+      expect((await fail(second)).status).toBe(401);
+      expect((await fail(first)).status).toBe(429);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+describe('cookies behind HTTPS', () => {
+  it('marks the session cookie Secure when PUBLIC_URL is https', async () => {
+    const app = await startTestApp({ env: { PUBLIC_URL: 'https://cars.example' } });
+    try {
+      const response = await fetch(`${app.baseUrl}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://cars.example' },
+        body: JSON.stringify({ email: 'buyer@demo.local', password: 'demo-drive-2026' }),
+      });
+      expect(response.status).toBe(200);
+      const cookie = response.headers.getSetCookie().find((c) => c.includes('session_token'));
+      expect(cookie).toMatch(/;\s*Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** A stand-in for Google's token and user-info endpoints. */
+async function startFakeGoogle(profile: { sub: string; email: string; name: string }) {
+  const calls: string[] = [];
+  const server = http.createServer((req, res) => {
+    calls.push(`${req.method} ${req.url?.split('?')[0]}`);
+    res.setHeader('content-type', 'application/json');
+    if (req.url?.startsWith('/token')) {
+      res.end(
+        JSON.stringify({
+          access_token: 'fake-access',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          scope: 'openid email profile',
+        }),
+      );
+    } else if (req.url?.startsWith('/userinfo')) {
+      if (req.headers.authorization !== 'Bearer fake-access') {
+        res.statusCode = 401;
+        res.end('{}');
+        return;
+      }
+      res.end(JSON.stringify({ ...profile, email_verified: true, picture: '' }));
+    } else {
+      res.statusCode = 404;
+      res.end('{}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+describe('Google sign-in', () => {
+  it('is off without credentials', async () => {
+    const app = await startTestApp();
+    try {
+      const response = await new TestClient(app).post('/api/auth/sign-in/social', {
+        provider: 'google',
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('creates the user from the provider answer and makes a first sign-in a Buyer', async () => {
+    const google = await startFakeGoogle({
+      sub: 'g-123',
+      email: 'gina@gmail.example',
+      name: 'Gina Google',
+    });
+    const app = await startTestApp({
+      env: {
+        GOOGLE_CLIENT_ID: 'client-id',
+        GOOGLE_CLIENT_SECRET: 'client-secret',
+        GOOGLE_AUTHORIZATION_URL: `${google.url}/authorize`,
+        GOOGLE_TOKEN_URL: `${google.url}/token`,
+        GOOGLE_USERINFO_URL: `${google.url}/userinfo`,
+      },
+    });
+    try {
+      const client = new TestClient(app);
+      const start = await client.post('/api/auth/sign-in/social', {
+        provider: 'google',
+        callbackURL: '/',
+      });
+      expect(start.status).toBe(200);
+      const { url } = (await start.json()) as { url: string };
+      const authorize = new URL(url);
+      expect(authorize.origin + authorize.pathname).toBe(`${google.url}/authorize`);
+      const state = authorize.searchParams.get('state')!;
+
+      // The provider sends the browser back with a code; the server trades it for the profile.
+      const callback = await client.get(
+        `/api/auth/callback/google?code=fake-code&state=${encodeURIComponent(state)}`,
+      );
+      expect(callback.status).toBe(302);
+      expect(google.calls).toEqual(expect.arrayContaining(['POST /token', 'GET /userinfo']));
+      expect(client.hasSession()).toBe(true);
+
+      const registered = await client.post('/api/google/user', {
+        name: 'Gina Google',
+        email: 'gina@gmail.example',
+      });
+      expect(await registered.json()).toEqual({ acknowledged: true });
+      const isBuyer = await client.get('/api/user/buyer/gina@gmail.example');
+      expect(await isBuyer.json()).toEqual({ isBuyer: true });
+    } finally {
+      await app.close();
+      await google.close();
+    }
+  });
+});
+
+describe('the auth secret', () => {
+  it('is generated once per data directory and kept across restarts', async () => {
+    const app = await startTestApp();
+    const file = path.join(app.dataDir, 'auth-secret');
+    const secret = await fs.readFile(file, 'utf8');
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect((await fs.stat(file)).mode & 0o077).toBe(0);
+    await app.close();
+  });
+});

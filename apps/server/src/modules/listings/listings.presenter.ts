@@ -1,0 +1,28 @@
+import type { ListingCard } from '@carmarket/shared';
+import type { listing } from '../../db/schema.ts';
+
+export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
+
+/** The public shape of a car; never the raw row. */
+export function presentListingCard(row: ListingRow): ListingCard {
+  return {
+    _id: row.id,
+    categoryId: row.categoryId,
+    name: row.name,
+    img: row.images[0]?.url ?? null,
+    images: row.images,
+    location: row.location,
+    reprice: row.repriceCents,
+    orprice: row.orpriceCents,
+    currency: row.currency,
+    year: row.year,
+    mileageKm: row.mileageKm,
+    condition: row.condition,
+    status: row.status,
+    seller: row.sellerName,
+    sellerId: row.sellerId,
+    sellerVerified: row.sellerVerified,
+    advertised: row.advertisedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

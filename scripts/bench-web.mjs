@@ -1,0 +1,210 @@
+// `npm run bench:web`: builds the app, serves it with a fresh embedded database, and prints the
+// home page's up-front JS + CSS (gzipped) and Lighthouse mobile scores, beside the earlier
+// version's figures and our targets. Figures, not a test: nothing here fails on a number.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const port = Number(process.env.BENCH_PORT ?? 3299);
+const origin = `http://127.0.0.1:${port}`;
+const pages = (process.env.BENCH_PAGES ?? '/,/blog').split(',');
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// The earlier version of this product, measured on its home page (see the foundation issue).
+const EARLIER = { performance: 0.67, accessibility: 0.83, lcpMs: 5700, cls: 0.21, upFrontKb: 158 };
+const TARGET = { performance: 0.98, accessibility: 1.0, lcpMs: 1500, cls: 0.02, upFrontKb: 100 };
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-'));
+const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const stopServer = () => {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on('exit', stopServer);
+
+async function waitForServer() {
+  for (let i = 0; i < 120; i += 1) {
+    try {
+      if ((await fetch(`${origin}/api/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the server did not become ready');
+}
+
+/** Every JS and CSS file the page loads until the network is quiet, gzipped at level 9. */
+async function upFrontBytes(pathname) {
+  const browser = await chromium.launch({
+    executablePath: chromePath,
+    args: CHROME_FLAGS.slice(1),
+  });
+  const page = await browser.newPage();
+  const files = [];
+  page.on('response', async (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    const body = await response.body().catch(() => Buffer.alloc(0));
+    files.push({
+      url: new URL(response.url()).pathname,
+      type,
+      raw: body.length,
+      gzip: zlib.gzipSync(body, { level: 9 }).length,
+    });
+  });
+  await page.goto(`${origin}${pathname}`, { waitUntil: 'networkidle' });
+  await browser.close();
+  return files;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function lighthouseRuns(pathname) {
+  const results = [];
+  for (let i = 0; i < runs; i += 1) {
+    const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+    try {
+      const result = await lighthouse(`${origin}${pathname}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+      });
+      const { categories, audits } = result.lhr;
+      results.push({
+        performance: categories.performance.score,
+        accessibility: categories.accessibility.score,
+        fcpMs: audits['first-contentful-paint'].numericValue,
+        lcpMs: audits['largest-contentful-paint'].numericValue,
+        cls: audits['cumulative-layout-shift'].numericValue,
+        tbtMs: audits['total-blocking-time'].numericValue,
+        siMs: audits['speed-index'].numericValue,
+        failedA11y: Object.values(audits)
+          .filter(
+            (a) => a.score === 0 && categories.accessibility.auditRefs.some((r) => r.id === a.id),
+          )
+          .map((a) => a.id),
+      });
+    } finally {
+      await chrome.kill();
+    }
+  }
+  const pick = (key) => median(results.map((r) => r[key]));
+  return {
+    performance: pick('performance'),
+    accessibility: pick('accessibility'),
+    fcpMs: pick('fcpMs'),
+    lcpMs: pick('lcpMs'),
+    cls: pick('cls'),
+    tbtMs: pick('tbtMs'),
+    siMs: pick('siMs'),
+    failedA11y: [...new Set(results.flatMap((r) => r.failedA11y))],
+  };
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const ratio = (now, before) => `${(now / before).toFixed(2)}x`;
+const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
+
+try {
+  await waitForServer();
+  for (const pathname of pages) {
+    const files = await upFrontBytes(pathname);
+    const total = files.reduce((sum, f) => sum + f.gzip, 0);
+    console.log(`\n## ${pathname}: JS + CSS loaded up front (gzip -9)`);
+    for (const f of files)
+      console.log(`  ${f.type.padEnd(10)} ${kb(f.gzip).padStart(6)} KB  ${f.url}`);
+    console.log(`  total      ${kb(total).padStart(6)} KB`);
+    const lh = await lighthouseRuns(pathname);
+    console.log(
+      `\n## ${pathname}: Lighthouse ${lighthouse.version ?? ''} mobile, simulated throttling, median of ${runs}`,
+    );
+    console.log(`  performance     ${lh.performance.toFixed(2)}`);
+    console.log(`  accessibility   ${lh.accessibility.toFixed(2)}`);
+    console.log(`  FCP             ${(lh.fcpMs / 1000).toFixed(2)} s`);
+    console.log(`  LCP             ${(lh.lcpMs / 1000).toFixed(2)} s`);
+    console.log(`  CLS             ${lh.cls.toFixed(3)}`);
+    console.log(`  TBT             ${Math.round(lh.tbtMs)} ms`);
+    console.log(`  Speed Index     ${(lh.siMs / 1000).toFixed(2)} s`);
+    if (lh.failedA11y.length)
+      console.log(`  failing accessibility audits: ${lh.failedA11y.join(', ')}`);
+    if (pathname === '/') {
+      const totalKb = total / 1024;
+      console.log('\n## home page against the earlier version and the targets');
+      console.log('  figure          now      earlier  ratio   target');
+      const row = (name, now, before, target, ok, fmt) =>
+        console.log(
+          `  ${name.padEnd(15)} ${fmt(now).padEnd(8)} ${fmt(before).padEnd(8)} ${ratio(now || 0.0001, before).padEnd(7)} ${fmt(target).padEnd(6)} ${verdict(ok)}`,
+        );
+      const two = (v) => v.toFixed(2);
+      const seconds = (v) => `${(v / 1000).toFixed(2)}s`;
+      const kbf = (v) => `${v.toFixed(1)}KB`;
+      row(
+        'performance',
+        lh.performance,
+        EARLIER.performance,
+        TARGET.performance,
+        lh.performance >= TARGET.performance,
+        two,
+      );
+      row(
+        'accessibility',
+        lh.accessibility,
+        EARLIER.accessibility,
+        TARGET.accessibility,
+        lh.accessibility >= TARGET.accessibility,
+        two,
+      );
+      row('LCP', lh.lcpMs, EARLIER.lcpMs, TARGET.lcpMs, lh.lcpMs <= TARGET.lcpMs, seconds);
+      row('CLS', lh.cls, EARLIER.cls, TARGET.cls, lh.cls <= TARGET.cls, (v) => v.toFixed(3));
+      row(
+        'up-front JS+CSS',
+        totalKb,
+        EARLIER.upFrontKb,
+        TARGET.upFrontKb,
+        totalKb <= TARGET.upFrontKb,
+        kbf,
+      );
+    }
+  }
+} finally {
+  stopServer();
+}
+process.exit(0);

@@ -26,7 +26,9 @@ import { mediaPlugin } from './plugins/media.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { createLocalStorage, type Storage } from './plugins/storage.ts';
 import { webPlugin } from './plugins/web.ts';
+import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
+import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -111,6 +113,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(authRoutes, { auth, counters, config });
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });
+        await api.register(listingRoutes, { db: database.db });
+        await api.register(bookingRoutes, { db: database.db, mailer });
       },
       { prefix: '/api' },
     );

@@ -7,3 +7,4 @@ export * from './schemas/category.ts';
 export * from './common-passwords.ts';
 export * from './schemas/account.ts';
 export * from './schemas/listing.ts';
+export * from './schemas/booking.ts';

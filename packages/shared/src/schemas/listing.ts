@@ -42,3 +42,10 @@ export const CategoryDetailSchema = z.object({
   listings: z.array(ListingCardSchema),
 });
 export type CategoryDetail = z.infer<typeof CategoryDetailSchema>;
+
+/** `GET /api/listings/:id`: one car with everything the car page shows. */
+export const ListingDetailSchema = ListingCardSchema.extend({
+  description: z.string(),
+  categoryName: z.string(),
+});
+export type ListingDetail = z.infer<typeof ListingDetailSchema>;

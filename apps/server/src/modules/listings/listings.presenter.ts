@@ -1,7 +1,8 @@
-import type { ListingCard } from '@carmarket/shared';
+import type { ListingCard, ListingDetail } from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
 
 export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
+export type ListingDetailRow = ListingRow & { categoryName: string };
 
 /** The public shape of a car; never the raw row. */
 export function presentListingCard(row: ListingRow): ListingCard {
@@ -24,5 +25,13 @@ export function presentListingCard(row: ListingRow): ListingCard {
     sellerVerified: row.sellerVerified,
     advertised: row.advertisedAt !== null,
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function presentListingDetail(row: ListingDetailRow): ListingDetail {
+  return {
+    ...presentListingCard(row),
+    description: row.description,
+    categoryName: row.categoryName,
   };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { listing, user } from '../../db/schema.ts';
-import type { ListingRow } from './listings.presenter.ts';
+import { category, listing, user } from '../../db/schema.ts';
+import type { ListingDetailRow, ListingRow } from './listings.presenter.ts';
 
 const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
 
@@ -16,4 +16,14 @@ export async function availableListingsOfCategory(
     .innerJoin(user, eq(user.id, listing.sellerId))
     .where(and(eq(listing.categoryId, categoryId), eq(listing.status, 'available')))
     .orderBy(desc(listing.createdAt));
+}
+
+export async function findListing(db: Db, id: string): Promise<ListingDetailRow | undefined> {
+  const [row] = await db
+    .select({ ...listingWithSeller, categoryName: category.name })
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .innerJoin(category, eq(category.id, listing.categoryId))
+    .where(eq(listing.id, id));
+  return row;
 }

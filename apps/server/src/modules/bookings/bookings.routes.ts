@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApiErrorSchema,
+  BookingListSchema,
+  BookingSchema,
+  CreateBookingSchema,
+  EmailQuerySchema,
+  IdParamsSchema,
+  InsertedSchema,
+} from '@carmarket/shared';
+import type { Db } from '../../db/client.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+import { bookingPolicy } from './bookings.policy.ts';
+import { presentBooking } from './bookings.presenter.ts';
+import { bookingsOfEmail, cancelBooking, createBooking, findBooking } from './bookings.service.ts';
+
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  403: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+};
+
+export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = async (
+  app,
+  { db, mailer },
+) => {
+  app.post(
+    '/category',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bookings'],
+        summary: 'Book a car (Buyer accounts; not your own car; available cars only)',
+        body: CreateBookingSchema,
+        response: { 200: InsertedSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = await createBooking(db, mailer, currentUser(request), request.body);
+      return { acknowledged: true as const, insertedId: id };
+    },
+  );
+
+  app.get(
+    '/booked',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bookings'],
+        summary: "A buyer's bookings (that buyer or an admin)",
+        querystring: EmailQuerySchema,
+        response: { 200: BookingListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      if (!bookingPolicy.canListBookingsOf(actor, request.query.email)) {
+        throw forbidden('You can only see your own bookings.');
+      }
+      return (await bookingsOfEmail(db, request.query.email)).map(presentBooking);
+    },
+  );
+
+  app.get(
+    '/booked/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bookings'],
+        summary: "One booking (its buyer, the car's seller, or an admin)",
+        params: IdParamsSchema,
+        response: { 200: BookingSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const found = await findBooking(db, request.params.id);
+      if (!found) throw notFound('That booking');
+      if (!bookingPolicy.canView(currentUser(request), found)) {
+        throw forbidden('This booking is not yours.');
+      }
+      return presentBooking(found);
+    },
+  );
+
+  app.post(
+    '/booked/:id/cancel',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bookings'],
+        summary: 'Cancel a pending booking (its buyer)',
+        params: IdParamsSchema,
+        response: { 200: BookingSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentBooking(await cancelBooking(db, currentUser(request), request.params.id)),
+  );
+};

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiErrorSchema, IdParamsSchema, ListingDetailSchema } from '@carmarket/shared';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { listingPolicy } from './listings.policy.ts';
+import { presentListingDetail } from './listings.presenter.ts';
+import { findListing } from './listings.service.ts';
+
+export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/listings/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['listings'],
+        summary: 'One car with its photos, description and seller (signed in)',
+        params: IdParamsSchema,
+        response: {
+          200: ListingDetailSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          404: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const car = await findListing(db, request.params.id);
+      if (!car || !listingPolicy.canView(currentUser(request), car)) throw notFound('That car');
+      return presentListingDetail(car);
+    },
+  );
+};

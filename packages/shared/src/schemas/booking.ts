@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { BOOKING_STATUSES } from '../enums.ts';
+
+/** 7 to 20 digits, with an optional leading + and spaces, dashes or parentheses between. */
+export const PhoneSchema = z
+  .string()
+  .trim()
+  .min(1, 'Phone is required')
+  .max(40, 'Phone is too long')
+  .regex(/^\+?[\d\s()-]+$/, 'Phone may contain digits, spaces, dashes, parentheses and a leading +')
+  .refine((phone) => {
+    const digits = phone.replace(/\D/g, '').length;
+    return digits >= 7 && digits <= 20;
+  }, 'Phone must have 7 to 20 digits');
+
+export const MeetingLocationSchema = z
+  .string()
+  .trim()
+  .min(2, 'Location must be at least 2 characters')
+  .max(120, 'Location must be at most 120 characters');
+
+/**
+ * `POST /api/category`: books a car. The spec's other fields (userName, userEmail, price, img,
+ * name) may be sent and are ignored: the server takes them from the session and the car.
+ */
+export const CreateBookingSchema = z.object({
+  listingId: z.uuid({ message: 'Must be a valid car id' }),
+  userPhone: PhoneSchema,
+  userLocation: MeetingLocationSchema,
+});
+export type CreateBookingInput = z.infer<typeof CreateBookingSchema>;
+
+/** The booking form: what the buyer types. */
+export const BookingFormSchema = CreateBookingSchema.omit({ listingId: true });
+export type BookingFormInput = z.infer<typeof BookingFormSchema>;
+
+export const InsertedSchema = z.object({ acknowledged: z.literal(true), insertedId: z.uuid() });
+
+/** A booking as the buyer, the car's seller and admins see it (the spec's Booking fields). */
+export const BookingSchema = z.object({
+  _id: z.uuid(),
+  listingId: z.uuid(),
+  /** The car's name. */
+  name: z.string(),
+  img: z.string().nullable(),
+  userName: z.string(),
+  userEmail: z.string(),
+  userPhone: z.string(),
+  userLocation: z.string(),
+  /** What the buyer pays, in minor units. */
+  price: z.number().int(),
+  currency: z.string(),
+  status: z.enum(BOOKING_STATUSES),
+  paid: z.boolean(),
+  paidAt: z.string().nullable(),
+  transactionId: z.string().nullable(),
+  sellerName: z.string(),
+  createdAt: z.string(),
+});
+export type Booking = z.infer<typeof BookingSchema>;
+export const BookingListSchema = z.array(BookingSchema);

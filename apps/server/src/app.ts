@@ -29,6 +29,8 @@ import { webPlugin } from './plugins/web.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
+import { sellerRoutes } from './modules/listings/seller.routes.ts';
+import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -115,6 +117,12 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(categoryRoutes, { db: database.db });
         await api.register(listingRoutes, { db: database.db });
         await api.register(bookingRoutes, { db: database.db, mailer });
+        await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
+        await api.register(uploadRoutes, {
+          db: database.db,
+          storage,
+          quota: { perDay: config.UPLOAD_QUOTA_PER_DAY },
+        });
       },
       { prefix: '/api' },
     );

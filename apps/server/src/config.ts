@@ -54,6 +54,7 @@ const EnvSchema = z
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+    UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
     SIGN_IN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     WEB_DIST_DIR: z.string().min(1).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

@@ -24,7 +24,7 @@ declare module 'fastify' {
     user: SessionUser | null;
   }
   interface FastifyInstance {
-    /** preHandler: resolves the caller from the session cookie or bearer token, or answers 401. */
+    /** Route hook (preValidation, so anonymous callers learn nothing of the input rules): resolves the caller from the session cookie or bearer token, or answers 401. */
     authenticate(request: FastifyRequest): Promise<void>;
   }
 }
@@ -108,7 +108,7 @@ export function currentUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
-/** preHandler factory: signed in and holding one of these roles, else 403. */
+/** Route hook factory, after `authenticate`: signed in and holding one of these roles, else 403. */
 export function requireRole(...roles: Role[]) {
   return async (request: FastifyRequest) => {
     const person = currentUser(request);

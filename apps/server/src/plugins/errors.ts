@@ -46,7 +46,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const where = error.validationContext ?? 'body';
       const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
       const field = path || where;
-      const message = `${field}: ${first?.message ?? 'is invalid'}`;
+      // The schemas' messages are written for people ("Price is required"); the field rides along.
+      const message = first?.message ?? `${field} is invalid`;
       return reply.status(400).send(body('validation-failed', message, { field }));
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;

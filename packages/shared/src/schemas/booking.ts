@@ -59,3 +59,7 @@ export const BookingSchema = z.object({
 });
 export type Booking = z.infer<typeof BookingSchema>;
 export const BookingListSchema = z.array(BookingSchema);
+
+/** `GET /api/bookedItem`: a booking of a seller's car, with whether the car is sold. */
+export const BookedItemSchema = BookingSchema.extend({ sold: z.boolean() });
+export const BookedItemListSchema = z.array(BookedItemSchema);

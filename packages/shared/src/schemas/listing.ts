@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITIONS, LISTING_STATUSES } from '../enums.ts';
+import { CATEGORY_NAMES, CONDITIONS, LISTING_STATUSES } from '../enums.ts';
 
 export const ListingImageSchema = z.object({
   url: z.string(),
@@ -49,3 +49,83 @@ export const ListingDetailSchema = ListingCardSchema.extend({
   categoryName: z.string(),
 });
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
+
+export const MAX_LISTING_PHOTOS = 8;
+export const MIN_MODEL_YEAR = 1950;
+/** Model years run up to next year (cars of next year's model go on sale this year). */
+export const maxModelYear = () => new Date().getFullYear() + 1;
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const priceCents = (label: string) =>
+  z
+    .number({ message: `${label} is required` })
+    .int(`${label} must be a whole number of cents`)
+    .positive(`${label} must be more than zero`)
+    .max(100_000_000_00, `${label} is too high`);
+
+/** The add-product form and `POST /api/product`, from one schema (prices in cents). */
+export const ListingFieldsSchema = z.object({
+  name: requiredText('Name', 120),
+  reprice: priceCents('Price'),
+  orprice: priceCents('Original price'),
+  location: requiredText('Location', 120),
+  year: z
+    .number({ message: 'Model year is required' })
+    .int('Model year must be a whole number')
+    .min(MIN_MODEL_YEAR, `Model year must be ${MIN_MODEL_YEAR} or later`)
+    .refine((year) => year <= maxModelYear(), 'Model year cannot be in the future'),
+  mileageKm: z
+    .number()
+    .int('Mileage must be a whole number')
+    .min(0, 'Mileage cannot be negative')
+    .max(2_000_000, 'Mileage is too high')
+    .nullable()
+    .optional(),
+  condition: z.enum(CONDITIONS, { message: 'Condition is required' }),
+  describe: requiredText('Description', 4000),
+  seller: z.string().trim().max(80, 'Seller name must be at most 80 characters').optional(),
+  /** Upload URLs from `POST /api/uploads`, in order; the first is the cover. */
+  images: z
+    .array(z.string().min(1), { message: 'Image is required' })
+    .min(1, 'Image is required')
+    .max(MAX_LISTING_PHOTOS, `At most ${MAX_LISTING_PHOTOS} photos`),
+});
+
+export const CreateListingSchema = ListingFieldsSchema;
+export type CreateListingInput = z.infer<typeof CreateListingSchema>;
+export const UpdateListingSchema = ListingFieldsSchema.partial();
+export type UpdateListingInput = z.infer<typeof UpdateListingSchema>;
+
+/** `POST /api/product?name=<category>`. */
+export const ProductQuerySchema = z.object({
+  name: z.enum(CATEGORY_NAMES, { message: 'Category is required' }),
+});
+
+/** A seller's own car in My Products. */
+export const MyListingSchema = ListingCardSchema.extend({
+  description: z.string(),
+  categoryName: z.string(),
+  bookingsCount: z.number().int(),
+  openBookingsCount: z.number().int(),
+  /** A booking of it is paid. */
+  sold: z.boolean(),
+});
+export type MyListing = z.infer<typeof MyListingSchema>;
+export const MyListingListSchema = z.array(MyListingSchema);
+
+export const UploadResultSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    url: z.string(),
+    thumbUrl: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  }),
+});
+export type UploadResult = z.infer<typeof UploadResultSchema>;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiErrorSchema,
+  BookedItemListSchema,
   BookingListSchema,
   BookingSchema,
   CreateBookingSchema,
@@ -14,7 +15,14 @@ import { currentUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 import { presentBooking } from './bookings.presenter.ts';
-import { bookingsOfEmail, cancelBooking, createBooking, findBooking } from './bookings.service.ts';
+import {
+  bookedItems,
+  bookingsOfEmail,
+  cancelBooking,
+  createBooking,
+  findBooking,
+} from './bookings.service.ts';
+import { requireRole } from '../../plugins/auth.ts';
 
 const errors = {
   400: ApiErrorSchema,
@@ -31,7 +39,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
   app.post(
     '/category',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['bookings'],
         summary: 'Book a car (Buyer accounts; not your own car; available cars only)',
@@ -48,7 +56,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
   app.get(
     '/booked',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['bookings'],
         summary: "A buyer's bookings (that buyer or an admin)",
@@ -68,7 +76,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
   app.get(
     '/booked/:id',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['bookings'],
         summary: "One booking (its buyer, the car's seller, or an admin)",
@@ -89,7 +97,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
   app.post(
     '/booked/:id/cancel',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['bookings'],
         summary: 'Cancel a pending booking (its buyer)',
@@ -99,5 +107,22 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
     },
     async (request) =>
       presentBooking(await cancelBooking(db, currentUser(request), request.params.id)),
+  );
+
+  app.get(
+    '/bookedItem',
+    {
+      preValidation: [app.authenticate, requireRole('Seller', 'admin')],
+      schema: {
+        tags: ['bookings'],
+        summary: "Bookings of the seller's own cars (an admin sees all), each with `sold`",
+        response: { 200: BookedItemListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      const rows = await bookedItems(db, actor.role === 'admin' ? null : actor.id);
+      return rows.map((row) => ({ ...presentBooking(row), sold: row.sold }));
+    },
   );
 };

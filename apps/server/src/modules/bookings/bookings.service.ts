@@ -123,3 +123,16 @@ export async function cancelBooking(db: Db, actor: SessionUser, id: string): Pro
   if (!updated) throw conflict(`This booking is ${found.status} and can no longer be cancelled.`);
   return (await findBooking(db, id))!;
 }
+
+/** Bookings of a seller's own cars (or every booking, for an admin), with whether the car sold. */
+export async function bookedItems(db: Db, sellerId: string | null) {
+  const sold = sql<boolean>`exists (select 1 from ${booking} as paid where paid.listing_id = ${booking.listingId} and paid.status = 'paid')`;
+  const query = db
+    .select({ ...bookingWithCar, sold })
+    .from(booking)
+    .innerJoin(listing, eq(listing.id, booking.listingId))
+    .$dynamic();
+  return (sellerId ? query.where(eq(listing.sellerId, sellerId)) : query).orderBy(
+    desc(booking.createdAt),
+  );
+}

@@ -31,7 +31,7 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/category/:id',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['categories'],
         summary: 'A category and its cars that can be booked now (signed in)',

@@ -7,4 +7,6 @@ export const listingPolicy = {
     (car.status !== 'withdrawn' && car.status !== 'removed') ||
     car.sellerId === actor.id ||
     actor.role === 'admin',
+  /** Editing, withdrawing and advertising: the car's seller. */
+  canManage: (actor: SessionUser, car: { sellerId: string }) => car.sellerId === actor.id,
 };

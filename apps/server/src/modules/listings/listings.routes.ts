@@ -11,7 +11,7 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/listings/:id',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       schema: {
         tags: ['listings'],
         summary: 'One car with its photos, description and seller (signed in)',

@@ -30,7 +30,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
   { db, tokens },
 ) => {
   const security: Array<Record<string, string[]>> = [{ session: [] }, { bearer: [] }];
-  const signedIn = { preHandler: app.authenticate, schema: { security } };
+  const signedIn = { preValidation: app.authenticate, schema: { security } };
 
   app.post(
     '/user',

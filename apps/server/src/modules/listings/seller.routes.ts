@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AcknowledgedSchema,
+  ApiErrorSchema,
+  CreateListingSchema,
+  IdParamsSchema,
+  InsertedSchema,
+  ListingCardSchema,
+  MyListingListSchema,
+  ProductQuerySchema,
+  UpdateListingSchema,
+} from '@carmarket/shared';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { currentUser, requireRole } from '../../plugins/auth.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+import type { Storage } from '../../plugins/storage.ts';
+import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
+import {
+  advertisedListings,
+  createListing,
+  listingsOfSeller,
+  setAdvertised,
+  updateListing,
+  withdrawListing,
+} from './seller.service.ts';
+
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  403: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+};
+
+export const sellerRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  storage: Storage;
+  mailer: Mailer;
+  config: Config;
+}> = async (app, { db, storage, mailer, config }) => {
+  const sellerOnly = [app.authenticate, requireRole('Seller')];
+
+  app.post(
+    '/product',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary: 'Add a car (sellers); `name` in the query is the category',
+        querystring: ProductQuerySchema,
+        body: CreateListingSchema,
+        response: { 200: InsertedSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = await createListing(
+        db,
+        storage,
+        currentUser(request),
+        request.query.name,
+        request.body,
+        config.CURRENCY,
+      );
+      return { acknowledged: true as const, insertedId: id };
+    },
+  );
+
+  app.get(
+    '/my/listings',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary: "The seller's own cars with bookings and Sold/Unsold",
+        response: { 200: MyListingListSchema, ...errors },
+      },
+    },
+    async (request) =>
+      (await listingsOfSeller(db, currentUser(request).id)).map((row) => ({
+        ...presentListingDetail(row),
+        bookingsCount: row.bookingsCount,
+        openBookingsCount: row.openBookingsCount,
+        sold: row.sold,
+      })),
+  );
+
+  app.patch(
+    '/listings/:id',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary: 'Edit one of your cars (available or withdrawn)',
+        params: IdParamsSchema,
+        body: UpdateListingSchema,
+        response: { 200: AcknowledgedSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await updateListing(db, storage, currentUser(request), request.params.id, request.body);
+      return { acknowledged: true as const };
+    },
+  );
+
+  app.post(
+    '/listings/:id/withdraw',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary: 'Withdraw one of your available cars; its open bookings close',
+        params: IdParamsSchema,
+        response: { 200: AcknowledgedSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await withdrawListing(db, mailer, currentUser(request), request.params.id);
+      return { acknowledged: true as const };
+    },
+  );
+
+  for (const [method, advertised] of [
+    ['PUT', true],
+    ['DELETE', false],
+  ] as const) {
+    app.route({
+      method,
+      url: '/listings/:id/advertise',
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary: advertised
+          ? 'Advertise one of your available cars on the home page'
+          : 'Stop advertising a car',
+        params: IdParamsSchema,
+        response: { 200: AcknowledgedSchema, ...errors },
+      },
+      handler: async (request) => {
+        await setAdvertised(db, currentUser(request), request.params.id, advertised);
+        return { acknowledged: true as const };
+      },
+    });
+  }
+
+  app.get(
+    '/advertised',
+    {
+      schema: {
+        tags: ['listings'],
+        summary: 'Advertised cars that can be booked now (public; the home page)',
+        response: { 200: z.array(ListingCardSchema) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=15');
+      return (await advertisedListings(db)).map(presentListingCard);
+    },
+  );
+};

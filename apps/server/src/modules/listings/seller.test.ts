@@ -1,0 +1,259 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CategoryDetailSchema,
+  MyListingListSchema,
+  type CategorySummary,
+  type ListingCard,
+} from '@carmarket/shared';
+import { booking } from '../../db/schema.ts';
+import { readOutbox } from '../../plugins/mail.ts';
+import { TestClient, register, signInAs } from '../../test/client.ts';
+import { validBooking } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { uploadPhoto } from '../../test/uploads.ts';
+
+const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
+
+async function newCar(
+  client: TestClient,
+  overrides: Record<string, unknown> = {},
+  category = 'Electric car',
+) {
+  const images = [await uploadPhoto(client), await uploadPhoto(client)];
+  return client.post(`/api/product?name=${encodeURIComponent(category)}`, {
+    name: 'Polestar 2 Long Range',
+    reprice: 31_500_00,
+    orprice: 49_900_00,
+    location: 'Portland, OR',
+    year: 2022,
+    mileageKm: 28_000,
+    condition: 'Excellent',
+    describe: 'One owner, heat pump, all service at the dealer.',
+    images,
+    ...overrides,
+  });
+}
+
+describe('sellers and their cars', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('adds a car that shows in its category and in My Products', async () => {
+    const seller = await register(app, { role: 'Seller', name: 'Sam Seller' });
+    const response = await newCar(seller);
+    expect(response.status).toBe(200);
+    const { acknowledged, insertedId } = (await response.json()) as {
+      acknowledged: boolean;
+      insertedId: string;
+    };
+    expect(acknowledged).toBe(true);
+
+    const mine = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      _id: insertedId,
+      name: 'Polestar 2 Long Range',
+      reprice: 31_500_00,
+      orprice: 49_900_00,
+      seller: 'Sam Seller',
+      categoryName: 'Electric car',
+      status: 'available',
+      bookingsCount: 0,
+      sold: false,
+      advertised: false,
+    });
+    expect(mine[0]!.images).toHaveLength(2);
+
+    const categories = (await (await app.request('/api/category')).json()) as CategorySummary[];
+    const electric = categories.find((c) => c.name === 'Electric car')!;
+    expect(electric.count).toBe(7);
+    const detail = CategoryDetailSchema.parse(
+      await (await seller.get(`/api/category/${electric._id}`)).json(),
+    );
+    expect(detail.listings[0]!._id).toBe(insertedId);
+  });
+
+  it('lets only sellers add cars, into a known category', async () => {
+    const buyer = await register(app, { role: 'Buyer' });
+    const photo = await uploadPhoto(buyer);
+    const asBuyer = await buyer.post('/api/product?name=Microbus', {
+      name: 'x',
+      reprice: 100,
+      orprice: 100,
+      location: 'x',
+      year: 2020,
+      condition: 'Good',
+      describe: 'x',
+      images: [photo],
+    });
+    expect(asBuyer.status).toBe(403);
+    expect((await new TestClient(app).post('/api/product?name=Microbus', {})).status).toBe(401);
+    const seller = await register(app, { role: 'Seller' });
+    const unknown = await newCar(seller, {}, 'Spaceship');
+    expect(unknown.status).toBe(400);
+    expect((await errorOf(unknown)).message).toBe('Category is required');
+  });
+
+  it.each([
+    [{ name: '' }, 'name', 'Name is required'],
+    [{ reprice: undefined }, 'reprice', 'Price is required'],
+    [{ reprice: 10.5 }, 'reprice', 'Price must be a whole number of cents'],
+    [{ reprice: -5 }, 'reprice', 'Price must be more than zero'],
+    [{ year: new Date().getFullYear() + 2 }, 'year', 'Model year cannot be in the future'],
+    [{ year: '3 days ago' }, 'year', 'Model year is required'],
+    [{ condition: 'Mint' }, 'condition', 'Condition is required'],
+    [{ describe: '  ' }, 'describe', 'Description is required'],
+    [{ images: [] }, 'images', 'Image is required'],
+  ])('refuses %o with the message "%s"', async (overrides, field, message) => {
+    const seller = await register(app, { role: 'Seller' });
+    const response = await newCar(seller, overrides);
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(message);
+  });
+
+  it("never accepts someone else's photo or a made-up URL", async () => {
+    const other = await register(app, { role: 'Seller' });
+    const theirs = await uploadPhoto(other);
+    const seller = await register(app, { role: 'Seller' });
+    for (const images of [
+      [theirs],
+      ['https://evil.example/car.jpg'],
+      ['/media/00000000-0000-4000-8000-000000000000.webp'],
+    ]) {
+      const response = await newCar(seller, { images });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).field).toBe('images');
+    }
+  });
+
+  it('advertises an available car on the home page until it is withdrawn', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const { insertedId } = (await (await newCar(seller, { name: 'Advertised EV' })).json()) as {
+      insertedId: string;
+    };
+    expect(
+      (await seller.request(`/api/listings/${insertedId}/advertise`, { method: 'PUT' })).status,
+    ).toBe(200);
+    let advertised = (await (await app.request('/api/advertised')).json()) as ListingCard[];
+    expect(advertised[0]).toMatchObject({ _id: insertedId, advertised: true });
+
+    expect(
+      (await seller.request(`/api/listings/${insertedId}/advertise`, { method: 'DELETE' })).status,
+    ).toBe(200);
+    advertised = (await (await app.request('/api/advertised')).json()) as ListingCard[];
+    expect(advertised.map((c) => c._id)).not.toContain(insertedId);
+
+    await seller.request(`/api/listings/${insertedId}/advertise`, { method: 'PUT' });
+    const buyer = await register(app);
+    await buyer.post('/api/category', validBooking(insertedId));
+    expect((await seller.post(`/api/listings/${insertedId}/withdraw`)).status).toBe(200);
+    advertised = (await (await app.request('/api/advertised')).json()) as ListingCard[];
+    expect(advertised.map((c) => c._id)).not.toContain(insertedId);
+    // The open booking closed and its buyer was told.
+    const [held] = await app.database.db
+      .select()
+      .from(booking)
+      .where(eq(booking.listingId, insertedId));
+    expect(held?.status).toBe('closed');
+    const mail = await readOutbox(app.outboxDir);
+    expect(
+      mail.some(
+        (m) => m.to === buyer.account.email && m.subject === 'Advertised EV is no longer available',
+      ),
+    ).toBe(true);
+    // A withdrawn car cannot be advertised, withdrawn again, or booked.
+    expect(
+      (await seller.request(`/api/listings/${insertedId}/advertise`, { method: 'PUT' })).status,
+    ).toBe(409);
+    expect((await seller.post(`/api/listings/${insertedId}/withdraw`)).status).toBe(409);
+    expect((await buyer.post('/api/category', validBooking(insertedId))).status).toBe(404);
+  });
+
+  it('lets a seller change only their own cars', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const { insertedId } = (await (await newCar(seller)).json()) as { insertedId: string };
+    const other = await register(app, { role: 'Seller' });
+    expect(
+      (
+        await other.request(`/api/listings/${insertedId}`, {
+          method: 'PATCH',
+          json: { name: 'Mine now' },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await other.post(`/api/listings/${insertedId}/withdraw`)).status).toBe(403);
+    expect(
+      (await other.request(`/api/listings/${insertedId}/advertise`, { method: 'PUT' })).status,
+    ).toBe(403);
+    const buyer = await register(app);
+    expect(
+      (await buyer.request(`/api/listings/${insertedId}`, { method: 'PATCH', json: { name: 'x' } }))
+        .status,
+    ).toBe(403);
+
+    const edit = await seller.request(`/api/listings/${insertedId}`, {
+      method: 'PATCH',
+      json: { name: 'Polestar 2 LR Dual Motor', reprice: 29_900_00 },
+    });
+    expect(edit.status).toBe(200);
+    const mine = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    expect(mine[0]).toMatchObject({ name: 'Polestar 2 LR Dual Motor', reprice: 29_900_00 });
+    const bad = await seller.request(`/api/listings/${insertedId}`, {
+      method: 'PATCH',
+      json: { year: 1800 },
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('GET /api/bookedItem', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('gives a seller the bookings of their own cars only, with Sold when one is paid', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const { insertedId } = (await (await newCar(seller)).json()) as { insertedId: string };
+    const buyer = await register(app);
+    const { insertedId: bookingId } = (await (
+      await buyer.post('/api/category', validBooking(insertedId))
+    ).json()) as { insertedId: string };
+    // A booking of another seller's car must not show.
+    const demo = (await (await app.request('/api/advertised')).json()) as ListingCard[];
+    expect(demo).toEqual([]);
+    const demoSeller = await signInAs(app, 'seller@demo.local');
+    const demoItems = (await (await demoSeller.get('/api/bookedItem')).json()) as Array<{
+      _id: string;
+    }>;
+    expect(demoItems.map((i) => i._id)).not.toContain(bookingId);
+
+    let items = (await (await seller.get('/api/bookedItem')).json()) as Array<{
+      _id: string;
+      sold: boolean;
+      paid: boolean;
+    }>;
+    expect(items).toEqual([expect.objectContaining({ _id: bookingId, sold: false, paid: false })]);
+
+    await app.database.db
+      .update(booking)
+      .set({ status: 'paid', paidAt: new Date(), transactionId: 'pi_test_1' })
+      .where(eq(booking.id, bookingId));
+    items = (await (await seller.get('/api/bookedItem')).json()) as typeof items;
+    expect(items[0]).toMatchObject({ sold: true, paid: true });
+
+    const admin = await signInAs(app, 'admin@demo.local');
+    const all = (await (await admin.get('/api/bookedItem')).json()) as Array<{ _id: string }>;
+    expect(all.map((i) => i._id)).toContain(bookingId);
+    expect((await buyer.get('/api/bookedItem')).status).toBe(403);
+    expect((await new TestClient(app).get('/api/bookedItem')).status).toBe(401);
+  });
+});

@@ -1,0 +1,68 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiErrorSchema, UploadResultSchema } from '@carmarket/shared';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import type { Storage } from '../../plugins/storage.ts';
+import { MAX_UPLOAD_BYTES } from './image-processing.ts';
+import { storeUpload, type UploadQuota } from './uploads.service.ts';
+
+export const uploadRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  storage: Storage;
+  quota: UploadQuota;
+}> = async (app, { db, storage, quota }) => {
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6 },
+  });
+
+  app.post(
+    '/uploads',
+    {
+      preValidation: app.authenticate,
+      bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
+      schema: {
+        tags: ['uploads'],
+        summary: 'Upload a photo (multipart field `image`; JPEG, PNG, WebP or AVIF, at most 10 MB)',
+        consumes: ['multipart/form-data'],
+        response: {
+          200: UploadResultSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      if (!request.isMultipart()) {
+        throw new AppError(
+          415,
+          'unsupported-media-type',
+          'Send the photo as multipart/form-data.',
+          { field: 'image' },
+        );
+      }
+      const file = await request.file();
+      if (!file || file.fieldname !== 'image') {
+        throw new AppError(400, 'validation-failed', 'Image is required', { field: 'image' });
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(413, 'payload-too-large', 'Photos can be at most 10 MB.', {
+            field: 'image',
+          });
+        }
+        throw error;
+      }
+      const image = await storeUpload(db, storage, quota, actor.id, bytes);
+      return { success: true as const, data: image };
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { upload, type ListingImage } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
+import { processUpload } from './image-processing.ts';
+
+export interface UploadQuota {
+  perDay: number;
+}
+
+/** Stores a checked, re-encoded photo and its thumbnail under random names. */
+export async function storeUpload(
+  db: Db,
+  storage: Storage,
+  quota: UploadQuota,
+  ownerId: string,
+  bytes: Buffer,
+): Promise<ListingImage> {
+  const [{ count } = { count: 0 }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(upload)
+    .where(and(eq(upload.ownerId, ownerId), gt(upload.createdAt, sql`now() - interval '1 day'`)));
+  if (count >= quota.perDay) {
+    throw new AppError(
+      429,
+      'too-many-requests',
+      `You can upload ${quota.perDay} photos a day. Please try again tomorrow.`,
+      {
+        retryAfterSeconds: 3600,
+      },
+    );
+  }
+  const image = await processUpload(bytes);
+  const id = randomUUID();
+  const key = `${id}.webp`;
+  const thumbKey = `${id}-thumb.webp`;
+  await storage.put(key, image.full, 'image/webp');
+  await storage.put(thumbKey, image.thumb, 'image/webp');
+  await db.insert(upload).values({
+    ownerId,
+    key,
+    thumbKey,
+    bytes: image.full.length + image.thumb.length,
+    width: image.width,
+    height: image.height,
+  });
+  return {
+    url: storage.url(key),
+    thumbUrl: storage.url(thumbKey),
+    width: image.width,
+    height: image.height,
+  };
+}
+
+/**
+ * The photos behind these URLs, in the order given, if every one is an upload of this owner.
+ * URLs from the client are only keys to look up; nothing else of them is trusted.
+ */
+export async function resolveOwnUploads(
+  db: Db,
+  storage: Storage,
+  ownerId: string,
+  urls: string[],
+): Promise<ListingImage[]> {
+  const keys = urls.map((url) =>
+    url.startsWith(MEDIA_PREFIX) ? url.slice(MEDIA_PREFIX.length) : url,
+  );
+  if (new Set(keys).size !== keys.length) {
+    throw new AppError(400, 'validation-failed', 'The same photo is listed twice.', {
+      field: 'images',
+    });
+  }
+  const rows = await db
+    .select()
+    .from(upload)
+    .where(and(eq(upload.ownerId, ownerId), inArray(upload.key, keys)));
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return keys.map((key) => {
+    const row = byKey.get(key);
+    if (!row) {
+      throw new AppError(400, 'validation-failed', 'Every photo must be one you uploaded.', {
+        field: 'images',
+      });
+    }
+    return {
+      url: storage.url(row.key),
+      thumbUrl: storage.url(row.thumbKey),
+      width: row.width,
+      height: row.height,
+    };
+  });
+}

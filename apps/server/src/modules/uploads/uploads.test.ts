@@ -1,0 +1,126 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient, register } from '../../test/client.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
+
+const codeOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string } }).error.code;
+
+describe('POST /api/uploads', () => {
+  let app: TestApp;
+  let seller: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { UPLOAD_QUOTA_PER_DAY: '12' } });
+    seller = await register(app, { role: 'Seller' });
+  });
+  afterAll(() => app.close());
+
+  it('re-encodes an accepted JPEG to WebP without its EXIF, with a thumbnail, served safely', async () => {
+    const original = await jpegWithExif(2400, 1600);
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const response = await uploadBytes(seller, original);
+    expect(response.status).toBe(200);
+    const { success, data } = (await response.json()) as {
+      success: boolean;
+      data: { url: string; thumbUrl: string; width: number; height: number };
+    };
+    expect(success).toBe(true);
+    expect(data.url).toMatch(/^\/media\/[0-9a-f-]{36}\.webp$/);
+    expect(data).toMatchObject({ width: 1920, height: 1280 });
+
+    const served = await app.request(data.url);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('cache-control')).toContain('immutable');
+    const bytes = Buffer.from(await served.arrayBuffer());
+    const metadata = await sharp(bytes).metadata();
+    expect(metadata.format).toBe('webp');
+    expect(metadata.exif).toBeUndefined();
+    expect(bytes.includes(Buffer.from('Secret Owner'))).toBe(false);
+    expect(bytes.includes(Buffer.from('Spy 3000'))).toBe(false);
+    const thumb = await sharp(
+      Buffer.from(await (await app.request(data.thumbUrl)).arrayBuffer()),
+    ).metadata();
+    expect(thumb.width).toBe(480);
+  });
+
+  it.each([
+    [
+      'png',
+      () =>
+        sharp({ create: { width: 300, height: 200, channels: 4, background: '#fff' } })
+          .png()
+          .toBuffer(),
+      'a.png',
+    ],
+    [
+      'webp',
+      () =>
+        sharp({ create: { width: 300, height: 200, channels: 3, background: '#0a0' } })
+          .webp()
+          .toBuffer(),
+      'a.webp',
+    ],
+  ])('accepts %s', async (_kind, make, name) => {
+    const response = await uploadBytes(seller, await make(), name, 'application/octet-stream');
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses a script named .jpg, whatever type it declares', async () => {
+    const script = Buffer.from('#!/bin/sh\nrm -rf /\n<script>alert(1)</script>');
+    const response = await uploadBytes(seller, script, 'holiday.jpg', 'image/jpeg');
+    expect(response.status).toBe(415);
+    expect(await codeOf(response)).toBe('unsupported-media-type');
+  });
+
+  it('refuses an SVG with a script', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>',
+    );
+    const response = await uploadBytes(seller, svg, 'car.svg', 'image/svg+xml');
+    expect(response.status).toBe(415);
+  });
+
+  it('refuses a JPEG header glued to garbage', async () => {
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]);
+    expect((await uploadBytes(seller, fake)).status).toBe(415);
+  });
+
+  it('refuses an image with too many pixels (a decompression bomb)', async () => {
+    // 10000 x 10000 of one colour: a few hundred KB as PNG, 100 megapixels decoded.
+    const bomb = await sharp({
+      create: { width: 10_000, height: 10_000, channels: 3, background: '#000' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(10 * 1024 * 1024);
+    const response = await uploadBytes(seller, bomb, 'bomb.png', 'image/png');
+    expect([413, 415]).toContain(response.status);
+  });
+
+  it('refuses a file over 10 MB', async () => {
+    const big = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(11 * 1024 * 1024, 1)]);
+    const response = await uploadBytes(seller, big);
+    expect(response.status).toBe(413);
+    expect(await codeOf(response)).toBe('payload-too-large');
+  });
+
+  it('refuses requests without a photo, or signed out', async () => {
+    const empty = await seller.request('/api/uploads', { method: 'POST', body: new FormData() });
+    expect(empty.status).toBeGreaterThanOrEqual(400);
+    expect(empty.status).toBeLessThan(500);
+    const json = await seller.post('/api/uploads', { image: 'x' });
+    expect(json.status).toBe(415);
+    expect((await uploadBytes(new TestClient(app), await jpegWithExif(100, 100))).status).toBe(401);
+  });
+
+  it('holds each person to a daily quota', async () => {
+    const person = await register(app, { role: 'Seller' });
+    const photo = await jpegWithExif(64, 64);
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i += 1) statuses.push((await uploadBytes(person, photo)).status);
+    expect(statuses.slice(0, 12).every((s) => s === 200)).toBe(true);
+    expect(statuses[12]).toBe(429);
+  });
+});

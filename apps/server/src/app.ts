@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import Fastify, {
   type FastifyInstance,
@@ -31,6 +32,10 @@ import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
+import { paymentRoutes } from './modules/payments/payments.routes.ts';
+import { sweepPayments, type PaymentDeps } from './modules/payments/payments.service.ts';
+import { createSandboxGateway, type SandboxGateway } from './modules/payments/sandbox-gateway.ts';
+import { createStripeGateway } from './modules/payments/stripe-gateway.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -42,6 +47,11 @@ export interface AppOptions {
 
 export interface App {
   app: FastifyInstance;
+  payments: {
+    deps: PaymentDeps;
+    sweep: () => ReturnType<typeof sweepPayments>;
+    sandboxWebhookSecret: string;
+  };
   database: Database;
   storage: Storage;
   mailer: Mailer;
@@ -92,6 +102,42 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   const secret = await resolveAuthSecret(config);
   const auth = createAuth({ log: app.log, config, db: database.db, mailer, secret });
   const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
+  const sandboxWebhookSecret = `whsec_${createHash('sha256').update(`sandbox-webhook:${secret}`).digest('hex')}`;
+  const gateway =
+    config.PAYMENT_PROVIDER === 'stripe'
+      ? createStripeGateway({
+          secretKey: config.STRIPE_SECRET_KEY!,
+          publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+          apiUrl: config.STRIPE_API_URL,
+        })
+      : createSandboxGateway(database.db, sandboxWebhookSecret);
+  const paymentDeps: PaymentDeps = {
+    db: database.db,
+    gateway,
+    mailer,
+    holdMinutes: config.PAYMENT_HOLD_MINUTES,
+    log: app.log,
+  };
+  if (gateway.provider === 'sandbox') {
+    // The sandbox delivers its events through the same signed webhook path Stripe would use.
+    (gateway as SandboxGateway).onEvent = async (payload, signature) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook/sandbox',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        payload,
+      });
+      if (response.statusCode >= 300)
+        app.log.warn({ status: response.statusCode }, 'sandbox webhook was refused');
+    };
+  }
+  const sweep = () => sweepPayments(paymentDeps);
+  const sweeper = setInterval(() => {
+    sweep().catch((error) => app.log.error({ err: error }, 'payment sweep failed'));
+  }, config.PAYMENT_SWEEP_SECONDS * 1000);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   try {
     await database.withStartupLock(async () => {
@@ -118,6 +164,10 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(listingRoutes, { db: database.db });
         await api.register(bookingRoutes, { db: database.db, mailer });
         await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
+        await api.register(paymentRoutes, {
+          deps: paymentDeps,
+          holdMinutes: config.PAYMENT_HOLD_MINUTES,
+        });
         await api.register(uploadRoutes, {
           db: database.db,
           storage,
@@ -132,5 +182,13 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     await app.close().catch(() => {});
     throw error;
   }
-  return { app, database, storage, mailer, auth, outboxDir };
+  return {
+    app,
+    database,
+    storage,
+    mailer,
+    auth,
+    outboxDir,
+    payments: { deps: paymentDeps, sweep, sandboxWebhookSecret },
+  };
 }

@@ -54,6 +54,23 @@ const EnvSchema = z
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+    PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_/, 'must be a Stripe publishable key (pk_...)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_...)')
+      .optional(),
+    /** Another Stripe API address; tests answer Stripe's calls locally. */
+    STRIPE_API_URL: z.url().optional(),
     UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
     SIGN_IN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     WEB_DIST_DIR: z.string().min(1).optional(),
@@ -66,6 +83,20 @@ const EnvSchema = z
         path: [env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'],
         message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
       });
+    }
+    if (env.PAYMENT_PROVIDER === 'stripe') {
+      for (const name of [
+        'STRIPE_SECRET_KEY',
+        'STRIPE_PUBLISHABLE_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+      ] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when PAYMENT_PROVIDER=stripe',
+          });
+      }
     }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['BETTER_AUTH_SECRET', 'PUBLIC_URL'] as const) {

@@ -317,3 +317,35 @@ export const auditLog = pgTable(
     index('audit_log_actor_idx').on(t.actorId),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// The built-in sandbox card processor's own records (it stands in for Stripe's servers).
+
+export const sandboxIntent = pgTable(
+  'sandbox_intent',
+  {
+    /** `pi_...`, like Stripe's. */
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    metadata: jsonb('metadata')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    idempotencyKey: text('idempotency_key'),
+    lastError: jsonb('last_error').$type<{
+      code: string;
+      message: string;
+      decline_code?: string;
+    }>(),
+    refunded: boolean('refunded').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_intent_client_secret_unique').on(t.clientSecret),
+    uniqueIndex('sandbox_intent_idempotency_unique').on(t.idempotencyKey),
+  ],
+);

@@ -63,3 +63,48 @@ export const BookingListSchema = z.array(BookingSchema);
 /** `GET /api/bookedItem`: a booking of a seller's car, with whether the car is sold. */
 export const BookedItemSchema = BookingSchema.extend({ sold: z.boolean() });
 export const BookedItemListSchema = z.array(BookedItemSchema);
+
+/** `POST /api/create-payment-intent`: a `price` sent is ignored; the booking decides. */
+export const CreatePaymentIntentSchema = z.object({
+  bookingId: z.uuid({ message: 'Must be a valid booking id' }),
+});
+export const PaymentIntentResultSchema = z.object({
+  clientSecret: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+export type PaymentIntentResult = z.infer<typeof PaymentIntentResultSchema>;
+
+/** `POST /api/payments`: records a payment the processor confirmed. */
+export const RecordPaymentSchema = z.object({
+  bookingId: z.uuid({ message: 'Must be a valid booking id' }),
+  transactionId: z.string().trim().min(1, 'Transaction id is required').max(255),
+});
+export const RecordPaymentResultSchema = z.object({
+  acknowledged: z.literal(true),
+  insertedId: z.string(),
+  bookingId: z.uuid(),
+  transactionId: z.string(),
+  paidAt: z.string(),
+});
+
+export const PaymentConfigSchema = z.object({
+  provider: z.enum(['sandbox', 'stripe']),
+  publishableKey: z.string().nullable(),
+  holdMinutes: z.number().int(),
+});
+export type PaymentConfig = z.infer<typeof PaymentConfigSchema>;
+
+export const SandboxConfirmSchema = z.object({
+  clientSecret: z.string().min(1).max(200),
+  card: z.object({
+    number: z.string().max(40),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+    cvc: z.string().max(8),
+  }),
+  billingDetails: z
+    .object({ name: z.string().max(200).optional(), email: z.string().max(254).optional() })
+    .optional(),
+});
+export type SandboxConfirmInput = z.infer<typeof SandboxConfirmSchema>;

@@ -1,0 +1,488 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { booking, listing, payment, processedEvent, sandboxIntent } from '../../db/schema.ts';
+import { readOutbox } from '../../plugins/mail.ts';
+import { TestClient, register, signInAs } from '../../test/client.ts';
+import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { signPayload } from './webhook-signature.ts';
+
+const VISA = {
+  number: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getFullYear() + 2,
+  cvc: '123',
+};
+
+const errorOf = async (response: Response) =>
+  (
+    (await response.json()) as {
+      error: { code: string; message: string; field?: string; retryAfterSeconds?: number };
+    }
+  ).error;
+
+async function book(app: TestApp, listingId: string) {
+  const buyer = await register(app);
+  const response = await buyer.post('/api/category', validBooking(listingId));
+  const { insertedId } = (await response.json()) as { insertedId: string };
+  return Object.assign(buyer, { bookingId: insertedId });
+}
+
+async function startPaying(client: TestClient, bookingId: string) {
+  const response = await client.post('/api/create-payment-intent', { bookingId, price: 1 });
+  return {
+    response,
+    body: (await response.clone().json()) as {
+      clientSecret: string;
+      amount: number;
+      currency: string;
+    },
+  };
+}
+
+async function confirmCard(app: TestApp, clientSecret: string, card = VISA) {
+  const response = await new TestClient(app).post('/api/payments/sandbox/confirm', {
+    clientSecret,
+    card,
+    billingDetails: { name: 'Bea Buyer', email: 'bea@example.com' },
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      paymentIntent?: { id: string; status: string };
+      error?: { type: string; code: string; message: string; decline_code?: string };
+    },
+  };
+}
+
+/** Waits for the sandbox's asynchronous webhook to have done its work. */
+async function eventually<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() - started > timeoutMs) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('paying for a booking with the sandbox processor', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  beforeAll(async () => {
+    app = await startTestApp();
+    cars = await demoListings(app);
+  });
+  afterAll(() => app.close());
+
+  it('takes the amount from the booking, never from the client', async () => {
+    const buyer = await book(app, cars[0]!.id);
+    const { response, body } = await startPaying(buyer, buyer.bookingId);
+    expect(response.status).toBe(200);
+    expect(body).toEqual({
+      clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/),
+      amount: cars[0]!.repriceCents,
+      currency: 'USD',
+    });
+    // A reload of the payment page gets the same intent back.
+    const again = await startPaying(buyer, buyer.bookingId);
+    expect(again.body.clientSecret).toBe(body.clientSecret);
+  });
+
+  it("lets only the booking's buyer start paying", async () => {
+    const buyer = await book(app, cars[1]!.id);
+    for (const client of [await register(app), await signInAs(app, 'seller@demo.local')]) {
+      expect(
+        (await client.post('/api/create-payment-intent', { bookingId: buyer.bookingId })).status,
+      ).toBe(404);
+    }
+    expect(
+      (
+        await (
+          await signInAs(app, 'admin@demo.local')
+        ).post('/api/create-payment-intent', { bookingId: buyer.bookingId })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await new TestClient(app).post('/api/create-payment-intent', { bookingId: buyer.bookingId }))
+        .status,
+    ).toBe(401);
+    expect((await buyer.post('/api/create-payment-intent', { bookingId: 'nope' })).status).toBe(
+      400,
+    );
+  });
+
+  it.each([
+    ['4000 0000 0000 0002', {}, 'card_declined', 'Your card was declined.'],
+    ['4000 0000 0000 9995', {}, 'card_declined', 'Your card has insufficient funds.'],
+    ['4242 4242 4242 4241', {}, 'incorrect_number', 'Your card number is incorrect.'],
+    [
+      '4242 4242 4242 4242',
+      { expYear: 2020 },
+      'invalid_expiry_year_past',
+      "Your card's expiration year is in the past.",
+    ],
+    ['4242 4242 4242 4242', { cvc: '12' }, 'invalid_cvc', "Your card's security code is invalid."],
+    [
+      '4242 4242 4242 4242',
+      { expMonth: 13 },
+      'invalid_expiry_month',
+      "Your card's expiration month is invalid.",
+    ],
+  ])('answers card %s %o with Stripe’s %s', async (number, overrides, code, message) => {
+    const buyer = await book(app, cars[2]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    const result = await confirmCard(app, body.clientSecret, { ...VISA, number, ...overrides });
+    expect(result.status).toBe(402);
+    expect(result.body.error).toMatchObject({ type: 'card_error', code, message });
+    // A failed payment frees the car for others.
+    const [car] = await eventually(
+      () => app.database.db.select().from(listing).where(eq(listing.id, cars[2]!.id)),
+      ([row]) => row?.status === 'available',
+    );
+    expect(car?.status).toBe('available');
+  });
+
+  it('records a paid booking: car sold, other bookings closed, mails sent, repeat calls harmless', async () => {
+    const buyer = await book(app, cars[3]!.id);
+    const rival = await book(app, cars[3]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    const confirmed = await confirmCard(app, body.clientSecret);
+    expect(confirmed.status).toBe(200);
+    const intentId = confirmed.body.paymentIntent!.id;
+    expect(intentId).toMatch(/^pi_/);
+
+    const results = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await buyer.post('/api/payments', {
+        bookingId: buyer.bookingId,
+        transactionId: intentId,
+        price: 1,
+      });
+      results.push({
+        status: response.status,
+        body: (await response.json()) as { transactionId: string; paidAt: string },
+      });
+    }
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.paidAt)).size).toBe(1);
+
+    const mine = (await (await buyer.get(`/api/booked/${buyer.bookingId}`)).json()) as {
+      status: string;
+      paid: boolean;
+      transactionId: string;
+    };
+    expect(mine).toMatchObject({ status: 'paid', paid: true, transactionId: intentId });
+    const [car] = await app.database.db.select().from(listing).where(eq(listing.id, cars[3]!.id));
+    expect(car).toMatchObject({ status: 'sold', holdBookingId: null, advertisedAt: null });
+    const other = (await (await rival.get(`/api/booked/${rival.bookingId}`)).json()) as {
+      status: string;
+    };
+    expect(other.status).toBe('closed');
+    const payments = await app.database.db
+      .select()
+      .from(payment)
+      .where(eq(payment.bookingId, buyer.bookingId));
+    expect(payments.filter((p) => p.status === 'succeeded')).toHaveLength(1);
+
+    const items = (
+      await (await signInAs(app, 'seller@demo.local')).get('/api/bookedItem')
+    ).json() as Promise<Array<{ _id: string; sold: boolean }>>;
+    expect((await items).find((i) => i._id === buyer.bookingId)?.sold).toBe(true);
+    const mail = await readOutbox(app.outboxDir);
+    expect(
+      mail.some((m) => m.to === buyer.account.email && m.subject === `Receipt: ${cars[3]!.name}`),
+    ).toBe(true);
+    expect(
+      mail.some((m) => m.to === 'seller@demo.local' && m.subject === `Sold: ${cars[3]!.name}`),
+    ).toBe(true);
+    expect(
+      mail.some((m) => m.to === rival.account.email && m.subject.includes('no longer available')),
+    ).toBe(true);
+    // The sold car cannot be booked or paid again.
+    expect(
+      (await rival.post('/api/create-payment-intent', { bookingId: rival.bookingId })).status,
+    ).toBe(409);
+  });
+
+  it('records the payment from the webhook when the buyer closes the tab', async () => {
+    const buyer = await book(app, cars[4]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    await confirmCard(app, body.clientSecret);
+    const paid = await eventually(
+      async () =>
+        ((await (await buyer.get(`/api/booked/${buyer.bookingId}`)).json()) as { paid: boolean })
+          .paid,
+      (value) => value,
+    );
+    expect(paid).toBe(true);
+  });
+
+  it('refuses made-up, foreign and unfinished transaction ids, changing nothing', async () => {
+    const buyer = await book(app, cars[5]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    const intentId = body.clientSecret.split('_secret_')[0]!;
+
+    const madeUp = await buyer.post('/api/payments', {
+      bookingId: buyer.bookingId,
+      transactionId: 'pi_madeup123',
+    });
+    expect(madeUp.status).toBe(400);
+    expect((await errorOf(madeUp)).field).toBe('transactionId');
+
+    const unfinished = await buyer.post('/api/payments', {
+      bookingId: buyer.bookingId,
+      transactionId: intentId,
+    });
+    expect(unfinished.status).toBe(409);
+
+    // Someone else's successful payment cannot pay for this booking.
+    const other = await book(app, cars[6]!.id);
+    const otherIntent = await startPaying(other, other.bookingId);
+    const done = await confirmCard(app, otherIntent.body.clientSecret);
+    const foreign = await buyer.post('/api/payments', {
+      bookingId: buyer.bookingId,
+      transactionId: done.body.paymentIntent!.id,
+    });
+    expect(foreign.status).toBe(400);
+    // Nor can it be recorded by someone who is not that booking's buyer.
+    const stranger = await register(app);
+    expect(
+      (
+        await stranger.post('/api/payments', {
+          bookingId: other.bookingId,
+          transactionId: done.body.paymentIntent!.id,
+        })
+      ).status,
+    ).toBe(404);
+
+    const [mine] = await app.database.db
+      .select()
+      .from(booking)
+      .where(eq(booking.id, buyer.bookingId));
+    expect(mine?.status).toBe('pending');
+  });
+});
+
+describe('holds, webhooks and refunds', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  beforeAll(async () => {
+    app = await startTestApp();
+    cars = await demoListings(app);
+  });
+  afterAll(() => app.close());
+
+  it('holds the car for one buyer; another is told when to try again; a lapsed hold frees it', async () => {
+    const first = await book(app, cars[0]!.id);
+    const second = await book(app, cars[0]!.id);
+    expect((await startPaying(first, first.bookingId)).response.status).toBe(200);
+    const blocked = await startPaying(second, second.bookingId);
+    expect(blocked.response.status).toBe(409);
+    const error = await errorOf(blocked.response);
+    expect(error.retryAfterSeconds).toBeGreaterThan(14 * 60);
+    expect(error.message).toMatch(/within 15 minutes/);
+    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
+    expect(held?.status).toBe('reserved');
+
+    await app.database.db
+      .update(listing)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(listing.id, cars[0]!.id));
+    const swept = await app.payments.sweep();
+    expect(swept.released).toBe(1);
+    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
+    expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
+    // The lapsed intent was canceled, so it can no longer charge the first buyer.
+    const [first_] = await app.database.db
+      .select()
+      .from(payment)
+      .where(eq(payment.bookingId, first.bookingId));
+    const [intent] = await app.database.db
+      .select()
+      .from(sandboxIntent)
+      .where(eq(sandboxIntent.id, first_!.providerPaymentId));
+    expect(intent?.status).toBe('canceled');
+    expect((await startPaying(second, second.bookingId)).response.status).toBe(200);
+  });
+
+  it('handles the same webhook event once, however often it comes', async () => {
+    const buyer = await book(app, cars[1]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    const intentId = body.clientSecret.split('_secret_')[0]!;
+    // Settle the intent in the processor without letting it deliver its own event.
+    await app.database.db
+      .update(sandboxIntent)
+      .set({ status: 'succeeded' })
+      .where(eq(sandboxIntent.id, intentId));
+    const [row] = await app.database.db
+      .select()
+      .from(sandboxIntent)
+      .where(eq(sandboxIntent.id, intentId));
+    const payload = JSON.stringify({
+      id: 'evt_repeat_1',
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: intentId,
+          object: 'payment_intent',
+          amount: row!.amountCents,
+          currency: 'usd',
+          status: 'succeeded',
+          client_secret: row!.clientSecret,
+          metadata: row!.metadata,
+        },
+      },
+    });
+    const deliver = (
+      signature = signPayload(payload, app.payments.sandboxWebhookSecret),
+      body = payload,
+    ) =>
+      app.request('/api/payments/webhook/sandbox', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body,
+      });
+    const outcomes = [];
+    for (let i = 0; i < 3; i += 1)
+      outcomes.push(((await (await deliver()).json()) as { outcome: string }).outcome);
+    expect(outcomes).toEqual(['handled', 'duplicate', 'duplicate']);
+    const payments = await app.database.db
+      .select()
+      .from(payment)
+      .where(and(eq(payment.bookingId, buyer.bookingId), eq(payment.status, 'succeeded')));
+    expect(payments).toHaveLength(1);
+    const events = await app.database.db
+      .select()
+      .from(processedEvent)
+      .where(eq(processedEvent.eventId, 'evt_repeat_1'));
+    expect(events).toHaveLength(1);
+
+    // Tampering is refused.
+    const tampered = payload.replace('"amount":', '"amount":1');
+    expect(
+      (await deliver(signPayload(payload, app.payments.sandboxWebhookSecret), tampered)).status,
+    ).toBe(400);
+    expect((await deliver(signPayload(payload, 'whsec_wrong'))).status).toBe(400);
+    expect((await deliver('t=1,v1=abc')).status).toBe(400);
+    expect(
+      (await deliver(signPayload(payload, app.payments.sandboxWebhookSecret, 1_000_000))).status,
+    ).toBe(400);
+    expect(
+      (await app.request('/api/payments/webhook/stripe', { method: 'POST', body: payload })).status,
+    ).toBe(404);
+  });
+
+  it('refunds a payment that succeeds after the car was sold to someone else', async () => {
+    const late = await book(app, cars[2]!.id);
+    const winner = await book(app, cars[2]!.id);
+    const lateIntent = await startPaying(late, late.bookingId);
+    // The late buyer's hold lapses before the sweeper has run; the winner takes the car.
+    await app.database.db
+      .update(listing)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(listing.id, cars[2]!.id));
+    const winnerIntent = await startPaying(winner, winner.bookingId);
+    expect(winnerIntent.response.status).toBe(200);
+    const won = await confirmCard(app, winnerIntent.body.clientSecret);
+    expect(
+      (
+        await winner.post('/api/payments', {
+          bookingId: winner.bookingId,
+          transactionId: won.body.paymentIntent!.id,
+        })
+      ).status,
+    ).toBe(200);
+
+    const lateResult = await confirmCard(app, lateIntent.body.clientSecret);
+    expect(lateResult.status).toBe(200);
+    const recorded = await late.post('/api/payments', {
+      bookingId: late.bookingId,
+      transactionId: lateResult.body.paymentIntent!.id,
+    });
+    expect(recorded.status).toBe(409);
+    expect((await errorOf(recorded)).message).toMatch(/refunded/);
+
+    const [latePayment] = await app.database.db
+      .select()
+      .from(payment)
+      .where(eq(payment.providerPaymentId, lateResult.body.paymentIntent!.id));
+    expect(latePayment?.status).toBe('refunded');
+    const [intent] = await app.database.db
+      .select()
+      .from(sandboxIntent)
+      .where(eq(sandboxIntent.id, lateResult.body.paymentIntent!.id));
+    expect(intent?.refunded).toBe(true);
+    const paid = await app.database.db
+      .select()
+      .from(booking)
+      .where(and(eq(booking.listingId, cars[2]!.id), eq(booking.status, 'paid')));
+    expect(paid.map((b) => b.id)).toEqual([winner.bookingId]);
+    const mail = await readOutbox(app.outboxDir);
+    expect(mail.some((m) => m.to === late.account.email && m.subject.includes('refunded'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('many buyers at once', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { DATABASE_POOL_SIZE: '20' } });
+    cars = await demoListings(app);
+  });
+  afterAll(() => app.close());
+
+  it('gives exactly one hold when 50 buyers start paying for one car together', async () => {
+    const buyers = [];
+    for (let i = 0; i < 50; i += 1) buyers.push(await book(app, cars[0]!.id));
+    const statuses = await Promise.all(
+      buyers.map((b) => startPaying(b, b.bookingId).then((r) => r.response.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+  });
+
+  it('gives exactly one paid booking when 50 confirmations race', async () => {
+    const buyers = [];
+    for (let i = 0; i < 50; i += 1) buyers.push(await book(app, cars[1]!.id));
+    // Each buyer holds a succeeded payment (made straight at the processor, as if holds had lapsed).
+    const intents: string[] = [];
+    for (const buyer of buyers) {
+      const intent = await app.payments.deps.gateway.createIntent({
+        amountCents: cars[1]!.repriceCents,
+        currency: 'USD',
+        bookingId: buyer.bookingId,
+        idempotencyKey: `race-${buyer.bookingId}`,
+      });
+      await app.database.db
+        .update(sandboxIntent)
+        .set({ status: 'succeeded' })
+        .where(eq(sandboxIntent.id, intent.id));
+      intents.push(intent.id);
+    }
+    const statuses = await Promise.all(
+      buyers.map((buyer, i) =>
+        buyer
+          .post('/api/payments', { bookingId: buyer.bookingId, transactionId: intents[i] })
+          .then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    const paid = await app.database.db
+      .select()
+      .from(booking)
+      .where(and(eq(booking.listingId, cars[1]!.id), eq(booking.status, 'paid')));
+    expect(paid).toHaveLength(1);
+    const refunded = await app.database.db
+      .select()
+      .from(payment)
+      .where(eq(payment.status, 'refunded'));
+    expect(refunded.length).toBeGreaterThanOrEqual(49);
+  });
+});

@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { sandboxIntent } from '../../db/schema.ts';
+import type { GatewayEvent, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
+import { signPayload, verifySignature } from './webhook-signature.ts';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const randomId = (length: number) =>
+  Array.from(randomBytes(length), (byte) => ALPHABET[byte % ALPHABET.length]).join('');
+
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+}
+
+export interface CardError {
+  type: 'card_error' | 'invalid_request_error';
+  code: string;
+  decline_code?: string;
+  message: string;
+}
+
+/** Stripe's test cards and what they do. Other valid numbers are declined: no real cards here. */
+const TEST_CARDS: Record<string, CardError | 'succeeds'> = {
+  '4242424242424242': 'succeeds',
+  '4000056655665556': 'succeeds',
+  '5555555555554444': 'succeeds',
+  '2223003122003222': 'succeeds',
+  '378282246310005': 'succeeds',
+  '4000000000000002': {
+    type: 'card_error',
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+    message: 'Your card was declined.',
+  },
+  '4000000000009995': {
+    type: 'card_error',
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
+  '4000000000000069': {
+    type: 'card_error',
+    code: 'expired_card',
+    message: 'Your card has expired.',
+  },
+  '4000000000000127': {
+    type: 'card_error',
+    code: 'incorrect_cvc',
+    message: "Your card's security code is incorrect.",
+  },
+};
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Checks a card the way Stripe does and answers the error it would give, or null. */
+export function checkCard(card: CardInput, now = new Date()): CardError | 'succeeds' {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
+    return {
+      type: 'card_error',
+      code: 'incorrect_number',
+      message: 'Your card number is incorrect.',
+    };
+  }
+  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) {
+    return {
+      type: 'card_error',
+      code: 'invalid_expiry_month',
+      message: "Your card's expiration month is invalid.",
+    };
+  }
+  const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
+  if (year < now.getUTCFullYear()) {
+    return {
+      type: 'card_error',
+      code: 'invalid_expiry_year_past',
+      message: "Your card's expiration year is in the past.",
+    };
+  }
+  if (year === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1) {
+    return {
+      type: 'card_error',
+      code: 'invalid_expiry_month_past',
+      message: "Your card's expiration date is in the past.",
+    };
+  }
+  const amex = number.startsWith('34') || number.startsWith('37');
+  if (!new RegExp(`^\\d{${amex ? 4 : 3}}$`).test(card.cvc)) {
+    return {
+      type: 'card_error',
+      code: 'invalid_cvc',
+      message: "Your card's security code is invalid.",
+    };
+  }
+  return (
+    TEST_CARDS[number] ?? {
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'test_mode_live_card',
+      message:
+        'Your card was declined. This sandbox takes test cards only, such as 4242 4242 4242 4242.',
+    }
+  );
+}
+
+type IntentRow = typeof sandboxIntent.$inferSelect;
+
+function toIntent(row: IntentRow): GatewayIntent {
+  return {
+    id: row.id,
+    clientSecret: row.clientSecret,
+    status: row.status as IntentStatus,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    bookingId: row.metadata.bookingId ?? null,
+  };
+}
+
+/** The intent as Stripe's API writes it, for event payloads and the confirm answer. */
+export function stripeIntentJson(row: IntentRow) {
+  return {
+    id: row.id,
+    object: 'payment_intent',
+    amount: row.amountCents,
+    currency: row.currency.toLowerCase(),
+    status: row.status,
+    client_secret: row.clientSecret,
+    metadata: row.metadata,
+    last_payment_error: row.lastError ?? null,
+  };
+}
+
+export interface SandboxGateway extends PaymentGateway {
+  /** The stand-in for Stripe.js's confirmCardPayment. */
+  confirm(
+    clientSecret: string,
+    card: CardInput,
+  ): Promise<{ intent: ReturnType<typeof stripeIntentJson> } | { error: CardError }>;
+  /** Where events go (set by the payments plugin: a signed POST to our own webhook path). */
+  onEvent: ((payload: string, signature: string) => Promise<void>) | null;
+}
+
+/**
+ * A card processor that behaves like Stripe's test mode, kept in our own database so it works
+ * offline and across several server processes.
+ */
+export function createSandboxGateway(db: Db, webhookSecret: string): SandboxGateway {
+  async function emit(type: string, row: IntentRow) {
+    if (!gateway.onEvent) return;
+    const payload = JSON.stringify({
+      id: `evt_${randomId(24)}`,
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { object: stripeIntentJson(row) },
+    });
+    await gateway.onEvent(payload, signPayload(payload, webhookSecret));
+  }
+
+  async function update(id: string, values: Partial<typeof sandboxIntent.$inferInsert>) {
+    const [row] = await db
+      .update(sandboxIntent)
+      .set(values)
+      .where(eq(sandboxIntent.id, id))
+      .returning();
+    return row!;
+  }
+
+  const gateway: SandboxGateway = {
+    provider: 'sandbox',
+    publishableKey: null,
+    onEvent: null,
+
+    async createIntent({ amountCents, currency, bookingId, idempotencyKey }) {
+      const id = `pi_${randomId(24)}`;
+      const [row] = await db
+        .insert(sandboxIntent)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${randomId(24)}`,
+          amountCents,
+          currency,
+          status: 'requires_payment_method',
+          metadata: { bookingId },
+          idempotencyKey,
+        })
+        .onConflictDoNothing({ target: sandboxIntent.idempotencyKey })
+        .returning();
+      if (row) return toIntent(row);
+      // The same idempotency key again: Stripe answers the intent it made the first time.
+      const [existing] = await db
+        .select()
+        .from(sandboxIntent)
+        .where(eq(sandboxIntent.idempotencyKey, idempotencyKey));
+      return toIntent(existing!);
+    },
+
+    async retrieveIntent(id) {
+      const [row] = await db.select().from(sandboxIntent).where(eq(sandboxIntent.id, id));
+      return row ? toIntent(row) : null;
+    },
+
+    async cancelIntent(id) {
+      const [row] = await db
+        .update(sandboxIntent)
+        .set({ status: 'canceled' })
+        .where(sql`${sandboxIntent.id} = ${id} and ${sandboxIntent.status} <> 'succeeded'`)
+        .returning();
+      if (row) await emit('payment_intent.canceled', row);
+    },
+
+    async refund(id) {
+      const row = await update(id, { refunded: true });
+      await emit('charge.refunded', row);
+    },
+
+    parseWebhook(rawBody, signature): GatewayEvent {
+      verifySignature(rawBody, signature, webhookSecret);
+      const event = JSON.parse(rawBody.toString('utf8')) as {
+        id: string;
+        type: string;
+        data: { object: ReturnType<typeof stripeIntentJson> };
+      };
+      const object = event.data.object;
+      return {
+        id: event.id,
+        type: event.type,
+        intent: {
+          id: object.id,
+          clientSecret: object.client_secret,
+          status: object.status as IntentStatus,
+          amountCents: object.amount,
+          currency: object.currency.toUpperCase(),
+          bookingId: object.metadata.bookingId ?? null,
+        },
+      };
+    },
+
+    async confirm(clientSecret, card) {
+      const [row] = await db
+        .select()
+        .from(sandboxIntent)
+        .where(eq(sandboxIntent.clientSecret, clientSecret));
+      if (!row) {
+        return {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: 'No such payment_intent. Check the client secret.',
+          },
+        };
+      }
+      if (row.status === 'succeeded' || row.status === 'canceled') {
+        return {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: `This PaymentIntent's status is ${row.status}, so it cannot be confirmed.`,
+          },
+        };
+      }
+      const outcome = checkCard(card);
+      if (outcome === 'succeeds') {
+        const done = await update(row.id, { status: 'succeeded', lastError: null });
+        void emit('payment_intent.succeeded', done).catch(() => {});
+        return { intent: stripeIntentJson(done) };
+      }
+      const failed = await update(row.id, {
+        status: 'requires_payment_method',
+        lastError: {
+          code: outcome.code,
+          message: outcome.message,
+          ...(outcome.decline_code && { decline_code: outcome.decline_code }),
+        },
+      });
+      void emit('payment_intent.payment_failed', failed).catch(() => {});
+      return { error: outcome };
+    },
+  };
+  return gateway;
+}

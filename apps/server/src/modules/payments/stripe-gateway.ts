@@ -1,0 +1,85 @@
+import Stripe from 'stripe';
+import type { GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
+import { WebhookSignatureError } from './gateway.ts';
+
+export interface StripeOptions {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Another API address (tests answer Stripe's few calls locally). */
+  apiUrl?: string | undefined;
+}
+
+function toIntent(intent: Stripe.PaymentIntent): GatewayIntent {
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret ?? '',
+    status: intent.status as IntentStatus,
+    amountCents: intent.amount,
+    currency: intent.currency.toUpperCase(),
+    bookingId: intent.metadata?.bookingId ?? null,
+  };
+}
+
+/** Stripe PaymentIntents: created on the server, confirmed by Stripe Elements in the browser. */
+export function createStripeGateway(options: StripeOptions): PaymentGateway {
+  const api = options.apiUrl ? new URL(options.apiUrl) : undefined;
+  const stripe = new Stripe(options.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+      protocol: api.protocol.replace(':', '') as 'http' | 'https',
+    }),
+  });
+  return {
+    provider: 'stripe',
+    publishableKey: options.publishableKey,
+    async createIntent({ amountCents, currency, bookingId, idempotencyKey }) {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: amountCents,
+          currency: currency.toLowerCase(),
+          metadata: { bookingId },
+          allowed_payment_method_types: ['card'],
+        },
+        { idempotencyKey },
+      );
+      return toIntent(intent);
+    },
+    async retrieveIntent(id) {
+      if (!/^pi_[A-Za-z0-9]+$/.test(id)) return null;
+      try {
+        return toIntent(await stripe.paymentIntents.retrieve(id));
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return null;
+        throw error;
+      }
+    },
+    async cancelIntent(id) {
+      await stripe.paymentIntents.cancel(id).catch(() => {});
+    },
+    async refund(intentId) {
+      await stripe.refunds.create(
+        { payment_intent: intentId },
+        { idempotencyKey: `refund-${intentId}` },
+      );
+    },
+    parseWebhook(rawBody, signature) {
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature ?? '', options.webhookSecret);
+      } catch (error) {
+        throw new WebhookSignatureError((error as Error).message);
+      }
+      const object = event.data.object as { object?: string };
+      return {
+        id: event.id,
+        type: event.type,
+        intent:
+          object.object === 'payment_intent' ? toIntent(object as Stripe.PaymentIntent) : null,
+      };
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import http from 'node:http';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register } from '../../test/client.ts';
+import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+interface FakeIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+}
+
+/** Answers the few Stripe API calls the adapter makes, and remembers them. */
+async function startFakeStripe() {
+  const intents = new Map<string, FakeIntent>();
+  const requests: Array<{
+    method: string;
+    path: string;
+    body: URLSearchParams;
+    idempotencyKey?: string;
+    auth?: string;
+  }> = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const path = req.url!.split('?')[0]!;
+      const body = new URLSearchParams(raw);
+      requests.push({
+        method: req.method!,
+        path,
+        body,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        auth: req.headers.authorization,
+      });
+      res.setHeader('content-type', 'application/json');
+      const send = (status: number, value: unknown) => {
+        res.statusCode = status;
+        res.end(JSON.stringify(value));
+      };
+      if (req.method === 'POST' && path === '/v1/payment_intents') {
+        const id = `pi_fake${intents.size + 1}`;
+        const intent: FakeIntent = {
+          id,
+          object: 'payment_intent',
+          amount: Number(body.get('amount')),
+          currency: body.get('currency')!,
+          status: 'requires_payment_method',
+          client_secret: `${id}_secret_abc`,
+          metadata: { bookingId: body.get('metadata[bookingId]')! },
+        };
+        intents.set(id, intent);
+        return send(200, intent);
+      }
+      const match = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
+      if (match) {
+        const intent = intents.get(match[1]!);
+        if (!intent)
+          return send(404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: 'No such payment_intent',
+            },
+          });
+        if (match[2]) intent.status = 'canceled';
+        return send(200, intent);
+      }
+      if (req.method === 'POST' && path === '/v1/refunds')
+        return send(200, { id: 're_fake', object: 'refund', status: 'succeeded' });
+      return send(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    requests,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
+
+describe('the Stripe adapter', () => {
+  let app: TestApp;
+  let stripeApi: Awaited<ReturnType<typeof startFakeStripe>>;
+  const stripe = new Stripe('sk_test_fake');
+  beforeAll(async () => {
+    stripeApi = await startFakeStripe();
+    app = await startTestApp({
+      env: {
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_fake',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: stripeApi.url,
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await stripeApi.close();
+  });
+
+  it('tells the payment page to use Stripe Elements with the publishable key', async () => {
+    expect(await (await app.request('/api/payments/config')).json()).toEqual({
+      provider: 'stripe',
+      publishableKey: 'pk_test_fake',
+      holdMinutes: 15,
+    });
+    expect((await app.request('/api/payments/sandbox/confirm', { method: 'POST' })).status).toBe(
+      404,
+    );
+  });
+
+  it('creates the intent on the server from the booking, with an idempotency key, and records it once Stripe says it succeeded', async () => {
+    const [car] = await demoListings(app);
+    const buyer = await register(app);
+    const { insertedId: bookingId } = (await (
+      await buyer.post('/api/category', validBooking(car!.id))
+    ).json()) as { insertedId: string };
+    const started = await buyer.post('/api/create-payment-intent', { bookingId, price: 1 });
+    expect(started.status).toBe(200);
+    expect(await started.json()).toEqual({
+      clientSecret: 'pi_fake1_secret_abc',
+      amount: car!.repriceCents,
+      currency: 'USD',
+    });
+    const created = stripeApi.requests.find((r) => r.path === '/v1/payment_intents')!;
+    expect(created.body.get('amount')).toBe(String(car!.repriceCents));
+    expect(created.body.get('currency')).toBe('usd');
+    expect(created.body.get('metadata[bookingId]')).toBe(bookingId);
+    expect(created.idempotencyKey).toBe(`booking-${bookingId}-attempt-1`);
+    expect(created.auth).toBe('Bearer sk_test_fake');
+
+    const early = await buyer.post('/api/payments', { bookingId, transactionId: 'pi_fake1' });
+    expect(early.status).toBe(409);
+    stripeApi.intents.get('pi_fake1')!.status = 'succeeded';
+    const recorded = await buyer.post('/api/payments', { bookingId, transactionId: 'pi_fake1' });
+    expect(recorded.status).toBe(200);
+    expect(
+      (await buyer.post('/api/payments', { bookingId, transactionId: 'pi_doesnotexist' })).status,
+    ).toBe(400);
+  });
+
+  it('handles webhooks verified on the raw body with Stripe’s signature, once per event', async () => {
+    const [, car] = await demoListings(app);
+    const buyer = await register(app);
+    const { insertedId: bookingId } = (await (
+      await buyer.post('/api/category', validBooking(car!.id))
+    ).json()) as { insertedId: string };
+    const { clientSecret } = (await (
+      await buyer.post('/api/create-payment-intent', { bookingId })
+    ).json()) as { clientSecret: string };
+    const intent = stripeApi.intents.get(clientSecret.split('_secret_')[0]!)!;
+    intent.status = 'succeeded';
+    const payload = JSON.stringify(
+      {
+        id: 'evt_stripe_1',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: intent },
+      },
+      null,
+      2,
+    );
+    const deliver = (body: string, signature: string) =>
+      app.request('/api/payments/webhook/stripe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body,
+      });
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+
+    expect((await deliver(payload, header)).status).toBe(200);
+    expect(((await (await deliver(payload, header)).json()) as { outcome: string }).outcome).toBe(
+      'duplicate',
+    );
+    // The same JSON re-serialised is other bytes: refused.
+    expect((await deliver(JSON.stringify(JSON.parse(payload)), header)).status).toBe(400);
+    expect(
+      (
+        await deliver(
+          payload,
+          stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }),
+        )
+      ).status,
+    ).toBe(400);
+
+    const booked = (await (await buyer.get(`/api/booked/${bookingId}`)).json()) as {
+      paid: boolean;
+      transactionId: string;
+    };
+    expect(booked).toMatchObject({ paid: true, transactionId: intent.id });
+  });
+});

@@ -27,6 +27,7 @@ import { mediaPlugin } from './plugins/media.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { createLocalStorage, type Storage } from './plugins/storage.ts';
 import { webPlugin } from './plugins/web.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(listingRoutes, { db: database.db });
         await api.register(bookingRoutes, { db: database.db, mailer });
         await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
+        await api.register(adminRoutes, { db: database.db, mailer, config });
         await api.register(paymentRoutes, {
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,

@@ -8,3 +8,4 @@ export * from './common-passwords.ts';
 export * from './schemas/account.ts';
 export * from './schemas/listing.ts';
 export * from './schemas/booking.ts';
+export * from './schemas/admin.ts';

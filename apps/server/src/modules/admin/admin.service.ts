@@ -1,0 +1,199 @@
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { auditLog, booking, listing, session, user } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+import { notifyClosed } from '../listings/seller.service.ts';
+
+export async function listUsers(
+  db: Db,
+  query: {
+    role?: 'Seller' | 'Buyer' | 'admin' | undefined;
+    q?: string | undefined;
+    page: number;
+    pageSize: number;
+  },
+) {
+  const filters: SQL[] = [isNull(user.deletedAt)];
+  if (query.role) filters.push(eq(user.role, query.role));
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(or(ilike(user.name, pattern), ilike(user.email, pattern))!);
+  }
+  const where = and(...filters);
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        verified: user.verified,
+        createdAt: user.createdAt,
+      })
+      .from(user)
+      .where(where)
+      .orderBy(desc(user.createdAt), asc(user.email))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(user)
+      .where(where),
+  ]);
+  return { rows, total };
+}
+
+async function liveUser(db: Db, id: string) {
+  const [target] = await db
+    .select()
+    .from(user)
+    .where(and(eq(user.id, id), isNull(user.deletedAt)));
+  if (!target) throw notFound('That user');
+  return target;
+}
+
+/** Marks a seller verified; their cars show the "Verified seller" badge. */
+export async function verifySeller(db: Db, actor: SessionUser, id: string): Promise<number> {
+  const target = await liveUser(db, id);
+  if (target.role !== 'Seller')
+    throw new AppError(409, 'conflict', 'Only seller accounts can be verified.');
+  if (target.verified) return 0;
+  await db.transaction(async (tx) => {
+    await tx.update(user).set({ verified: true }).where(eq(user.id, id));
+    await audit(tx, {
+      actorId: actor.id,
+      action: 'user.verify',
+      targetType: 'user',
+      targetId: id,
+      details: { email: target.email },
+    });
+  });
+  return 1;
+}
+
+/**
+ * Deletes a user: they can no longer sign in and every session and token stops at once; their
+ * available cars are removed and their open bookings cancelled, and the people affected are told.
+ * Paid bookings and payments stay for the records.
+ */
+export async function deleteUser(
+  db: Db,
+  mailer: Mailer,
+  actor: SessionUser,
+  id: string,
+): Promise<void> {
+  if (id === actor.id) throw forbidden('You cannot delete your own account.');
+  const target = await liveUser(db, id);
+  if (target.role === 'admin') throw forbidden('Admin accounts cannot be deleted.');
+
+  const effects = await db.transaction(async (tx) => {
+    await tx.update(user).set({ deletedAt: new Date() }).where(eq(user.id, id));
+    await tx.delete(session).where(eq(session.userId, id));
+
+    // Their cars that were still for sale leave the market; bookings of them close.
+    const removed = await tx
+      .update(listing)
+      .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
+      .where(
+        and(
+          eq(listing.sellerId, id),
+          inArray(listing.status, ['available', 'reserved', 'withdrawn']),
+        ),
+      )
+      .returning({ id: listing.id, name: listing.name });
+    const closedByCar = [];
+    for (const car of removed) {
+      const closed = await tx
+        .update(booking)
+        .set({ status: 'closed' })
+        .where(and(eq(booking.listingId, car.id), eq(booking.status, 'pending')))
+        .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
+      closedByCar.push({ carName: car.name, closed });
+    }
+
+    // Their own open bookings are cancelled, and any car they held is freed.
+    const cancelled = await tx
+      .update(booking)
+      .set({ status: 'cancelled' })
+      .where(and(eq(booking.buyerId, id), eq(booking.status, 'pending')))
+      .returning({ id: booking.id, listingId: booking.listingId });
+    if (cancelled.length > 0) {
+      await tx
+        .update(listing)
+        .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
+        .where(
+          and(
+            eq(listing.status, 'reserved'),
+            inArray(
+              listing.holdBookingId,
+              cancelled.map((b) => b.id),
+            ),
+          ),
+        );
+    }
+    const sellersTold = cancelled.length
+      ? await tx
+          .select({ email: user.email, name: user.name, carName: listing.name })
+          .from(listing)
+          .innerJoin(user, eq(user.id, listing.sellerId))
+          .where(
+            and(
+              inArray(
+                listing.id,
+                cancelled.map((b) => b.listingId),
+              ),
+              ne(user.id, id),
+            ),
+          )
+      : [];
+
+    await audit(tx, {
+      actorId: actor.id,
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: id,
+      details: {
+        email: target.email,
+        role: target.role,
+        carsRemoved: removed.length,
+        bookingsCancelled: cancelled.length,
+      },
+    });
+    return { closedByCar, sellersTold };
+  });
+
+  await Promise.allSettled([
+    ...effects.closedByCar.map(({ carName, closed }) =>
+      notifyClosed(mailer, carName, closed, 'the seller’s account was closed'),
+    ),
+    ...effects.sellersTold.map((seller) =>
+      mailer.send({
+        to: seller.email,
+        subject: `A booking of ${seller.carName} was cancelled`,
+        text: `Hello ${seller.name},\n\nA booking of your ${seller.carName} was cancelled because the buyer's account was closed. Your car stays on sale.`,
+      }),
+    ),
+  ]);
+}
+
+export async function listAudit(db: Db, limit = 100) {
+  return db
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      details: auditLog.details,
+      createdAt: auditLog.createdAt,
+      actorId: user.id,
+      actorName: user.name,
+      actorEmail: user.email,
+    })
+    .from(auditLog)
+    .leftJoin(user, eq(user.id, auditLog.actorId))
+    .orderBy(desc(auditLog.createdAt))
+    .limit(limit);
+}

@@ -1,0 +1,300 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AdminUserListSchema,
+  AuditListSchema,
+  CategoryDetailSchema,
+  StatsSchema,
+} from '@carmarket/shared';
+import { booking, listing, user } from '../../db/schema.ts';
+import { readOutbox } from '../../plugins/mail.ts';
+import { TestClient, register, signInAs } from '../../test/client.ts';
+import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+const codeOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string } }).error.code;
+
+async function idOf(app: TestApp, email: string) {
+  const [row] = await app.database.db
+    .select({ id: user.id })
+    .from(user)
+    .where(eq(user.email, email));
+  return row!.id;
+}
+
+describe('admin calls', () => {
+  let app: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    admin = await signInAs(app, 'admin@demo.local');
+  });
+  afterAll(() => app.close());
+
+  it('refuses every admin call to anonymous callers (401), buyers and sellers (403)', async () => {
+    const sellerId = await idOf(app, 'seller@demo.local');
+    const calls: Array<[string, string]> = [
+      ['GET', '/api/all/user'],
+      ['PUT', `/api/user/verify/${sellerId}`],
+      ['DELETE', `/api/user/remove/${sellerId}`],
+      ['GET', '/api/audit'],
+    ];
+    for (const [method, path] of calls) {
+      expect((await new TestClient(app).request(path, { method })).status, path).toBe(401);
+      for (const email of ['buyer@demo.local', 'seller@demo.local']) {
+        const response = await (await signInAs(app, email)).request(path, { method });
+        expect(response.status, `${email} ${path}`).toBe(403);
+        expect(await codeOf(response)).toBe('forbidden');
+      }
+    }
+  });
+
+  it('lists users with filters, search and pages, and never a secret field', async () => {
+    const response = await admin.get('/api/all/user');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Array<Record<string, unknown>>;
+    const users = AdminUserListSchema.parse(body);
+    expect(users.map((u) => u.email)).toEqual(
+      expect.arrayContaining(['admin@demo.local', 'seller@demo.local', 'buyer@demo.local']),
+    );
+    for (const row of body)
+      expect(Object.keys(row).sort()).toEqual(
+        expect.arrayContaining(['_id', 'name', 'email', 'role', 'createdAt']),
+      );
+    expect(JSON.stringify(body)).not.toMatch(/password|token|secret/i);
+    expect(Number(response.headers.get('x-total-count'))).toBe(users.length);
+
+    const sellers = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?role=Seller')).json(),
+    );
+    expect(sellers.every((u) => u.role === 'Seller')).toBe(true);
+    const buyers = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?role=Buyer')).json(),
+    );
+    expect(buyers.map((u) => u.email)).toContain('buyer@demo.local');
+    const found = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?q=RIVERSIDE')).json(),
+    );
+    expect(found.map((u) => u.email)).toEqual(['seller@demo.local']);
+    expect(
+      AdminUserListSchema.parse(await (await admin.get('/api/all/user?q=%25')).json()),
+    ).toEqual([]);
+
+    for (let i = 0; i < 3; i += 1) await register(app);
+    const page1 = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?pageSize=2&page=1')).json(),
+    );
+    const page2 = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?pageSize=2&page=2')).json(),
+    );
+    expect(page1).toHaveLength(2);
+    expect(page2).toHaveLength(2);
+    expect(page1.map((u) => u._id)).not.toEqual(page2.map((u) => u._id));
+    expect((await admin.get('/api/all/user?role=Wizard')).status).toBe(400);
+    expect((await admin.get('/api/all/user?page=0')).status).toBe(400);
+  });
+
+  it('verifies a seller: the badge shows on their cars, and the call is audited', async () => {
+    const sellerId = await idOf(app, 'seller@demo.local');
+    const first = await admin.request(`/api/user/verify/${sellerId}`, { method: 'PUT' });
+    expect(await first.json()).toEqual({ acknowledged: true, modifiedCount: 1 });
+    const again = await admin.request(`/api/user/verify/${sellerId}`, { method: 'PUT' });
+    expect(await again.json()).toEqual({ acknowledged: true, modifiedCount: 0 });
+    const sellers = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?role=Seller&q=seller@demo')).json(),
+    );
+    expect(sellers[0]?.verify).toBe('true');
+
+    const [car] = await demoListings(app);
+    const detail = CategoryDetailSchema.parse(
+      await (await admin.get(`/api/category/${car!.categoryId}`)).json(),
+    );
+    expect(detail.listings.every((l) => l.sellerVerified)).toBe(true);
+
+    const buyerId = await idOf(app, 'buyer@demo.local');
+    expect((await admin.request(`/api/user/verify/${buyerId}`, { method: 'PUT' })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await admin.request('/api/user/verify/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10', {
+          method: 'PUT',
+        })
+      ).status,
+    ).toBe(404);
+    expect((await admin.request('/api/user/verify/abc', { method: 'PUT' })).status).toBe(400);
+
+    const log = AuditListSchema.parse(await (await admin.get('/api/audit')).json());
+    expect(log.find((e) => e.action === 'user.verify')).toMatchObject({
+      targetId: sellerId,
+      actor: { email: 'admin@demo.local' },
+    });
+  });
+
+  it('never deletes an admin or the caller', async () => {
+    const adminId = await idOf(app, 'admin@demo.local');
+    const self = await admin.request(`/api/user/remove/${adminId}`, { method: 'DELETE' });
+    expect(self.status).toBe(403);
+    const other = await register(app, { role: undefined });
+    await app.database.db
+      .update(user)
+      .set({ role: 'admin' })
+      .where(eq(user.email, other.account.email));
+    const otherAdmin = await admin.request(
+      `/api/user/remove/${await idOf(app, other.account.email)}`,
+      { method: 'DELETE' },
+    );
+    expect(otherAdmin.status).toBe(403);
+    expect((await admin.request('/api/user/remove/nope', { method: 'DELETE' })).status).toBe(400);
+    expect(
+      (
+        await admin.request('/api/user/remove/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10', {
+          method: 'DELETE',
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('deleting a user', () => {
+  let app: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    admin = await signInAs(app, 'admin@demo.local');
+  });
+  afterAll(() => app.close());
+
+  it('signs a buyer out everywhere, cancels their open bookings, keeps paid records', async () => {
+    const cars = await demoListings(app);
+    const buyer = await register(app);
+    const { accessToken } = (await (
+      await buyer.get(`/api/jwt?email=${buyer.account.email}`)
+    ).json()) as { accessToken: string };
+    const bearer = new TestClient(app);
+    bearer.bearer = accessToken;
+    const { insertedId: openId } = (await (
+      await buyer.post('/api/category', validBooking(cars[0]!.id))
+    ).json()) as { insertedId: string };
+    const { insertedId: paidId } = (await (
+      await buyer.post('/api/category', validBooking(cars[1]!.id))
+    ).json()) as { insertedId: string };
+    await app.database.db
+      .update(booking)
+      .set({ status: 'paid', paidAt: new Date(), transactionId: 'pi_kept' })
+      .where(eq(booking.id, paidId));
+    // The buyer is holding a car at checkout when the account goes.
+    await app.database.db
+      .update(listing)
+      .set({
+        status: 'reserved',
+        holdBookingId: openId,
+        holdExpiresAt: new Date(Date.now() + 600_000),
+      })
+      .where(eq(listing.id, cars[0]!.id));
+
+    const buyerId = await idOf(app, buyer.account.email);
+    const response = await admin.request(`/api/user/remove/${buyerId}`, { method: 'DELETE' });
+    expect(await response.json()).toEqual({ acknowledged: true, deletedCount: 1 });
+
+    const cookie = await buyer.get(`/api/user/buyer/${buyer.account.email}`);
+    expect(cookie.status).toBe(401);
+    const token = await bearer.get(`/api/user/buyer/${buyer.account.email}`);
+    expect(token.status).toBe(401);
+    expect(await codeOf(token)).toBe('user-disabled');
+    const signIn = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: buyer.account.email,
+      password: buyer.account.password,
+    });
+    expect(signIn.status).toBe(403);
+    expect(await codeOf(signIn)).toBe('user-disabled');
+
+    const rows = await app.database.db.select().from(booking).where(eq(booking.buyerId, buyerId));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [openId]: 'cancelled',
+      [paidId]: 'paid',
+    });
+    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
+    expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
+    const users = AdminUserListSchema.parse(
+      await (await admin.get('/api/all/user?pageSize=100')).json(),
+    );
+    expect(users.map((u) => u.email)).not.toContain(buyer.account.email);
+    const mail = await readOutbox(app.outboxDir);
+    expect(
+      mail.some((m) => m.to === 'seller@demo.local' && m.subject.startsWith('A booking of')),
+    ).toBe(true);
+    expect((await admin.request(`/api/user/remove/${buyerId}`, { method: 'DELETE' })).status).toBe(
+      404,
+    );
+  });
+
+  it("removes a seller's cars from sale and closes their bookings, telling the buyers", async () => {
+    const cars = await demoListings(app);
+    const buyer = await register(app);
+    await buyer.post('/api/category', validBooking(cars[5]!.id));
+    const sellerId = await idOf(app, 'seller@demo.local');
+    expect((await admin.request(`/api/user/remove/${sellerId}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+
+    const categories = (await (await app.request('/api/category')).json()) as Array<{
+      count: number;
+    }>;
+    expect(categories.map((c) => c.count)).toEqual([0, 0, 0]);
+    const mine = (await (
+      await buyer.get(`/api/booked?email=${buyer.account.email}`)
+    ).json()) as Array<{ listingId: string; status: string }>;
+    expect(mine.find((b) => b.listingId === cars[5]!.id)?.status).toBe('closed');
+    const mail = await readOutbox(app.outboxDir);
+    expect(
+      mail.some((m) => m.to === buyer.account.email && m.subject.includes('no longer available')),
+    ).toBe(true);
+    const log = AuditListSchema.parse(await (await admin.get('/api/audit')).json());
+    expect(log[0]).toMatchObject({
+      action: 'user.delete',
+      targetId: sellerId,
+      details: expect.objectContaining({ carsRemoved: expect.any(Number) }),
+    });
+  });
+});
+
+describe('GET /api/stats', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it("answers each role's dashboard figures, with 30 days of sales", async () => {
+    const [car] = await demoListings(app);
+    const buyer = await register(app);
+    const { insertedId } = (await (
+      await buyer.post('/api/category', validBooking(car!.id))
+    ).json()) as { insertedId: string };
+    await app.database.db
+      .update(booking)
+      .set({ status: 'paid', paidAt: new Date(), transactionId: 'pi_stat' })
+      .where(eq(booking.id, insertedId));
+
+    const mine = StatsSchema.parse(await (await buyer.get('/api/stats')).json());
+    expect(mine).toMatchObject({
+      role: 'Buyer',
+      bookingsByStatus: { paid: 1 },
+      spentCents: car!.repriceCents,
+    });
+    const seller = StatsSchema.parse(
+      await (await (await signInAs(app, 'seller@demo.local')).get('/api/stats')).json(),
+    );
+    expect(seller.listingsByStatus.available).toBe(18);
+    expect(seller.sales).toHaveLength(30);
+    expect(seller.sales.at(-1)).toMatchObject({ count: 1, amountCents: car!.repriceCents });
+    const admin = StatsSchema.parse(
+      await (await (await signInAs(app, 'admin@demo.local')).get('/api/stats')).json(),
+    );
+    expect(admin.usersByRole).toMatchObject({ admin: 1, Seller: 1 });
+    expect(admin.usersByRole.Buyer).toBeGreaterThanOrEqual(2);
+    expect((await new TestClient(app).get('/api/stats')).status).toBe(401);
+  });
+});

@@ -2,10 +2,22 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['apps/server/src/**/*.test.ts', 'packages/shared/src/**/*.test.ts'],
-    setupFiles: ['apps/server/src/test/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'packages/shared/src/**/*.test.ts'],
+          setupFiles: ['apps/server/src/test/setup.ts'],
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' },
+      },
+    ],
   },
 });

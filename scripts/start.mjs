@@ -39,11 +39,11 @@ if (
   builtAt(webMarker) <
   newest(at('apps/web/src'), at('apps/web/public'), at('apps/web/index.html'), shared)
 ) {
-  run('building the web app (first start or sources changed)', ['run', 'build', '-w', 'apps/web']);
+  run('building the web app (first start or sources changed)', ['run', 'build:web']);
 }
 const serverBundle = at('apps/server/dist/server.js');
 if (builtAt(serverBundle) < newest(at('apps/server/src'), shared)) {
-  run('building the server', ['run', 'build', '-w', 'apps/server']);
+  run('building the server', ['run', 'build:server']);
 }
 
 await import(serverBundle);

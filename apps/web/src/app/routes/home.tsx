@@ -1,0 +1,34 @@
+import { CategoryGrid } from '../../features/categories/components/category-grid';
+import { Hero } from '../../features/home/components/hero';
+import { ServiceCards } from '../../features/home/components/service-cards';
+import { usePage } from '../../lib/page';
+
+export default function HomeRoute() {
+  usePage({});
+
+  return (
+    <>
+      <Hero />
+      <ServiceCards />
+      <section
+        id="categories"
+        aria-labelledby="categories-title"
+        className="mx-auto max-w-6xl scroll-mt-20 px-4 pt-16 sm:px-6 sm:pt-20"
+      >
+        <div className="max-w-2xl">
+          <p className="section-eyebrow">Browse by category</p>
+          <h2 id="categories-title" className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">
+            Find the right kind of car
+          </h2>
+          <p className="mt-3 text-lg leading-8 text-muted">
+            Each category shows how many cars you can book right now. Sign in to see the cars, their
+            prices and their sellers.
+          </p>
+        </div>
+        <div className="mt-8">
+          <CategoryGrid />
+        </div>
+      </section>
+    </>
+  );
+}

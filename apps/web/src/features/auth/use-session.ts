@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { api } from '../../lib/api-client';
+
+/** The parts of better-auth's session answer that the web app reads. */
+export interface Session {
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    role?: string;
+    image?: string | null;
+  };
+  session: {
+    id: string;
+    expiresAt: string;
+  };
+}
+
+export const sessionQueryKey = ['auth', 'session'] as const;
+
+function isSession(value: unknown): value is Session {
+  const answer = value as Partial<Session> | null;
+  return !!answer?.user && !!answer.session;
+}
+
+/** better-auth answers `null` when signed out; any failure also counts as signed out. */
+export async function getSession(signal?: AbortSignal): Promise<Session | null> {
+  try {
+    const data = await api.get<unknown>('/auth/get-session', signal ? { signal } : {});
+    return isSession(data) ? data : null;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return null;
+  }
+}
+
+export function useSession() {
+  const query = useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: ({ signal }) => getSession(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
+  const session = query.data ?? null;
+  return {
+    session,
+    user: session?.user ?? null,
+    /** True until the first answer; pages should neither redirect nor show account links yet. */
+    isPending: query.isPending,
+    isSignedIn: session !== null,
+  };
+}

@@ -1,0 +1,114 @@
+import type { ErrorCode } from '@carmarket/shared';
+
+/** Base path of the CarMarket API; the web app and the API share one origin. */
+export const API_BASE = '/api';
+
+/** An error the API answered with (`{ error: { code, message } }`), or a failed request. */
+export class ApiError extends Error {
+  constructor(
+    /** One of the shared error codes, e.g. `not-found` or `network-request-failed`. */
+    readonly code: string,
+    message: string,
+    /** HTTP status; 0 when the server could not be reached. */
+    readonly status: number,
+    /** The input field the error is about, when the server named one. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/*
+ * Words for the failures this client detects itself; the server words its own errors. They repeat
+ * ERROR_MESSAGES from @carmarket/shared because importing anything at run time from that package
+ * brings zod (~24 KB gzipped) into every page: its modules build zod schemas when loaded.
+ */
+const NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
+const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
+
+/** The code for an error answer that did not say which (e.g. a proxy's HTML page). */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'too-many-requests';
+  if (status >= 500) return status === 503 ? 'unavailable' : 'internal';
+  return 'bad-request';
+}
+
+// Checked by hand rather than with ApiErrorSchema: zod would add ~24 KB to every page.
+function readErrorBody(body: unknown): { code: string; message: string; field?: string } | null {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
+  const error: unknown = body.error;
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, message, field } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || typeof message !== 'string') return null;
+  return typeof field === 'string' ? { code, message, field } : { code, message };
+}
+
+/** The answer's JSON; its text when it is not JSON; undefined when empty. */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const init: RequestInit = { method, headers, credentials: 'include' };
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  if (options.signal) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, init);
+  } catch (error) {
+    // A cancelled query is not a failure; let TanStack Query see the AbortError as it is.
+    if (options.signal?.aborted) throw error;
+    throw new ApiError('network-request-failed', NETWORK_MESSAGE, 0);
+  }
+
+  const body = await readBody(response).catch(() => undefined);
+  if (!response.ok) {
+    const parsed = readErrorBody(body);
+    throw parsed
+      ? new ApiError(parsed.code, parsed.message, response.status, parsed.field)
+      : new ApiError(codeForStatus(response.status), FALLBACK_MESSAGE, response.status);
+  }
+  return body as T;
+}
+
+function withBody(method: Method) {
+  return <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>(method, path, { ...options, body });
+}
+
+/** The one way the web app talks to the API: JSON in and out, cookies included. */
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('GET', path, options),
+  post: withBody('POST'),
+  put: withBody('PUT'),
+  delete: withBody('DELETE'),
+};
+
+/** Plain words for any error, for messages shown to people. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return FALLBACK_MESSAGE;
+}

@@ -7,11 +7,15 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const at = (...parts) => path.join(root, ...parts);
 
-/** Newest modification time of any file below these folders (0 when none exist). */
-function newest(...dirs) {
+/** Newest modification time of these files and of any file below these folders (0: none). */
+function newest(...paths) {
   let latest = 0;
   const walk = (dir) => {
     if (!fs.existsSync(dir)) return;
+    if (!fs.statSync(dir).isDirectory()) {
+      latest = Math.max(latest, fs.statSync(dir).mtimeMs);
+      return;
+    }
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === 'node_modules' || entry.name === 'dist') continue;
       const full = path.join(dir, entry.name);
@@ -19,7 +23,7 @@ function newest(...dirs) {
       else latest = Math.max(latest, fs.statSync(full).mtimeMs);
     }
   };
-  dirs.forEach(walk);
+  paths.forEach(walk);
   return latest;
 }
 

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { demoAccountsPresent } from './db/seed/seed.ts';
 
 async function main() {
   const config = loadConfig();
@@ -38,6 +39,12 @@ async function main() {
 
   await app.listen({ host: config.HOST, port: config.PORT });
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const demo = config.SEED_DEMO ? await demoAccountsPresent(database.db) : [];
+  if (demo.length > 0) {
+    app.log.info(
+      `Demo accounts: ${demo.join(', ')}; password "${config.DEMO_PASSWORD}" (as seeded; set DEMO_PASSWORD before the first start to choose another, SEED_DEMO=false for none)`,
+    );
+  }
   app.log.info(
     `CarMarket is ready on http://${shownHost}:${config.PORT} (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}/db` : 'PostgreSQL'})`,
   );

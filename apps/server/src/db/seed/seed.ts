@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { inArray, isNull, and, sql } from 'drizzle-orm';
 import type { Storage } from '../../plugins/storage.ts';
 import type { Db } from '../client.ts';
 import { hashPassword } from 'better-auth/crypto';
@@ -114,4 +114,21 @@ export async function seedDatabase(
     listings = rows.length;
   });
   return { seeded: true, listings };
+}
+
+/** Which demo accounts exist (and are not deleted), to remind people how to sign in. */
+export async function demoAccountsPresent(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ email: user.email })
+    .from(user)
+    .where(
+      and(
+        inArray(
+          user.email,
+          DEMO_ACCOUNTS.map((a) => a.email),
+        ),
+        isNull(user.deletedAt),
+      ),
+    );
+  return DEMO_ACCOUNTS.map((a) => a.email).filter((email) => rows.some((r) => r.email === email));
 }

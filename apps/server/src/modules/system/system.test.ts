@@ -39,6 +39,7 @@ describe('health and readiness', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('stripe.com');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 

@@ -107,3 +107,14 @@ export async function signInAs(
     throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   return client;
 }
+
+/** The `{error}` of an API answer. */
+export async function errorOf(response: Response) {
+  return (
+    (await response.json()) as {
+      error: { code: string; message: string; field?: string; retryAfterSeconds?: number };
+    }
+  ).error;
+}
+
+export const codeOf = async (response: Response) => (await errorOf(response)).code;

@@ -3,7 +3,6 @@ import {
   AcknowledgedCountSchema,
   AdminUserListSchema,
   AllUsersQuerySchema,
-  ApiErrorSchema,
   AuditListSchema,
   IdParamsSchema,
   StatsSchema,
@@ -14,14 +13,7 @@ import { currentUser, requireRole } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { deleteUser, listAudit, listUsers, verifySeller } from './admin.service.ts';
 import { statsFor } from './stats.service.ts';
-
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -39,7 +31,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         summary:
           'Users (admins); `role`, `q` (name or email), `page`, `pageSize`; total in X-Total-Count',
         querystring: AllUsersQuerySchema,
-        response: { 200: AdminUserListSchema, ...errors },
+        response: { 200: AdminUserListSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -64,7 +56,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         tags: ['admin'],
         summary: 'Verify a seller (admins)',
         params: IdParamsSchema,
-        response: { 200: AcknowledgedCountSchema, ...errors },
+        response: { 200: AcknowledgedCountSchema, ...errorResponses },
       },
     },
     async (request) => ({
@@ -81,7 +73,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         tags: ['admin'],
         summary: 'Delete a user (admins; never an admin or yourself)',
         params: IdParamsSchema,
-        response: { 200: AcknowledgedCountSchema, ...errors },
+        response: { 200: AcknowledgedCountSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -97,7 +89,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['admin'],
         summary: 'The latest admin actions, sales and deletions (admins)',
-        response: { 200: AuditListSchema, ...errors },
+        response: { 200: AuditListSchema, ...errorResponses },
       },
     },
     async () =>
@@ -121,7 +113,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['admin'],
         summary: "The dashboard home's figures for the caller's role",
-        response: { 200: StatsSchema, ...errors },
+        response: { 200: StatsSchema, ...errorResponses },
       },
     },
     async (request) => statsFor(db, currentUser(request), config.CURRENCY),

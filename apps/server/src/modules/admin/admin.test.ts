@@ -8,12 +8,9 @@ import {
 } from '@carmarket/shared';
 import { booking, listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const codeOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string } }).error.code;
 
 async function idOf(app: TestApp, email: string) {
   const [row] = await app.database.db

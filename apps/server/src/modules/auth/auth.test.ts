@@ -5,11 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { user } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
 
 describe('email and password accounts', () => {
   let app: TestApp;

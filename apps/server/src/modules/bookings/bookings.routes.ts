@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiErrorSchema,
   BookedItemListSchema,
   BookingListSchema,
   BookingSchema,
@@ -23,14 +22,7 @@ import {
   findBooking,
 } from './bookings.service.ts';
 import { requireRole } from '../../plugins/auth.ts';
-
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = async (
   app,
@@ -44,7 +36,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
         tags: ['bookings'],
         summary: 'Book a car (Buyer accounts; not your own car; available cars only)',
         body: CreateBookingSchema,
-        response: { 200: InsertedSchema, ...errors },
+        response: { 200: InsertedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -61,7 +53,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
         tags: ['bookings'],
         summary: "A buyer's bookings (that buyer or an admin)",
         querystring: EmailQuerySchema,
-        response: { 200: BookingListSchema, ...errors },
+        response: { 200: BookingListSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -81,7 +73,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
         tags: ['bookings'],
         summary: "One booking (its buyer, the car's seller, or an admin)",
         params: IdParamsSchema,
-        response: { 200: BookingSchema, ...errors },
+        response: { 200: BookingSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -102,7 +94,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
         tags: ['bookings'],
         summary: 'Cancel a pending booking (its buyer)',
         params: IdParamsSchema,
-        response: { 200: BookingSchema, ...errors },
+        response: { 200: BookingSchema, ...errorResponses },
       },
     },
     async (request) =>
@@ -116,7 +108,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
       schema: {
         tags: ['bookings'],
         summary: "Bookings of the seller's own cars (an admin sees all), each with `sold`",
-        response: { 200: BookedItemListSchema, ...errors },
+        response: { 200: BookedItemListSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -3,12 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookingListSchema, BookingSchema } from '@carmarket/shared';
 import { listing } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
 
 describe('booking a car', () => {
   let app: TestApp;

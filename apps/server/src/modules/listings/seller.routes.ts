@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcknowledgedSchema,
-  ApiErrorSchema,
   CreateListingSchema,
   IdParamsSchema,
   InsertedSchema,
@@ -25,14 +24,7 @@ import {
   updateListing,
   withdrawListing,
 } from './seller.service.ts';
-
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const sellerRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -51,7 +43,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
         summary: 'Add a car (sellers); `name` in the query is the category',
         querystring: ProductQuerySchema,
         body: CreateListingSchema,
-        response: { 200: InsertedSchema, ...errors },
+        response: { 200: InsertedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -74,7 +66,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['listings'],
         summary: "The seller's own cars with bookings and Sold/Unsold",
-        response: { 200: MyListingListSchema, ...errors },
+        response: { 200: MyListingListSchema, ...errorResponses },
       },
     },
     async (request) =>
@@ -95,7 +87,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
         summary: 'Edit one of your cars (available or withdrawn)',
         params: IdParamsSchema,
         body: UpdateListingSchema,
-        response: { 200: AcknowledgedSchema, ...errors },
+        response: { 200: AcknowledgedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -112,7 +104,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
         tags: ['listings'],
         summary: 'Withdraw one of your available cars; its open bookings close',
         params: IdParamsSchema,
-        response: { 200: AcknowledgedSchema, ...errors },
+        response: { 200: AcknowledgedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -135,7 +127,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
           ? 'Advertise one of your available cars on the home page'
           : 'Stop advertising a car',
         params: IdParamsSchema,
-        response: { 200: AcknowledgedSchema, ...errors },
+        response: { 200: AcknowledgedSchema, ...errorResponses },
       },
       handler: async (request) => {
         await setAdvertised(db, currentUser(request), request.params.id, advertised);

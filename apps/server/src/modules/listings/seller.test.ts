@@ -8,13 +8,10 @@ import {
 } from '@carmarket/shared';
 import { booking } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
-
-const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
 
 async function newCar(
   client: TestClient,

@@ -15,14 +15,7 @@ import { currentUser } from '../../plugins/auth.ts';
 import { WebhookSignatureError } from './gateway.ts';
 import { confirmPayment, handleEvent, startPayment, type PaymentDeps } from './payments.service.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
-
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const paymentRoutes: FastifyPluginAsyncZod<{
   deps: PaymentDeps;
@@ -53,7 +46,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
         summary:
           "Start paying for a booking (its buyer): holds the car and answers the card form's client secret",
         body: CreatePaymentIntentSchema,
-        response: { 200: PaymentIntentResultSchema, ...errors },
+        response: { 200: PaymentIntentResultSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -75,7 +68,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
         tags: ['payments'],
         summary: 'Record a payment the processor confirmed (the booking’s buyer); idempotent',
         body: RecordPaymentSchema,
-        response: { 200: RecordPaymentResultSchema, ...errors },
+        response: { 200: RecordPaymentResultSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { booking, listing, payment, processedEvent, sandboxIntent } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { signPayload } from './webhook-signature.ts';
@@ -13,13 +13,6 @@ const VISA = {
   expYear: new Date().getFullYear() + 2,
   cvc: '123',
 };
-
-const errorOf = async (response: Response) =>
-  (
-    (await response.json()) as {
-      error: { code: string; message: string; field?: string; retryAfterSeconds?: number };
-    }
-  ).error;
 
 async function book(app: TestApp, listingId: string) {
   const buyer = await register(app);

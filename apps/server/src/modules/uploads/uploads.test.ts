@@ -1,11 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient, register } from '../../test/client.ts';
+import { codeOf, register, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
-
-const codeOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string } }).error.code;
 
 describe('POST /api/uploads', () => {
   let app: TestApp;

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AccessTokenSchema,
   AcknowledgedSchema,
-  ApiErrorSchema,
   EmailParamsSchema,
   EmailQuerySchema,
   GoogleUserSchema,
@@ -17,13 +16,7 @@ import { currentUser } from '../../plugins/auth.ts';
 import type { AccessTokens } from '../auth/access-token.ts';
 import { userPolicy } from './users.policy.ts';
 import { ensureRole, roleOfEmail, setSignupRole } from './users.service.ts';
-
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }> = async (
   app,
@@ -41,7 +34,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
         tags: ['users'],
         summary: 'Set the role chosen at sign-up (Seller or Buyer), once; own email only',
         body: SetRoleSchema,
-        response: { 200: AcknowledgedSchema, ...errors },
+        response: { 200: AcknowledgedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -62,7 +55,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
         tags: ['users'],
         summary: 'After a first Google sign-in: the account becomes a Buyer',
         body: GoogleUserSchema,
-        response: { 200: AcknowledgedSchema, ...errors },
+        response: { 200: AcknowledgedSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -105,7 +98,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
           tags: ['users'],
           summary: `Whether the user with this email is ${flag.role === 'admin' ? 'an admin' : `a ${flag.role}`} (that user or an admin)`,
           params: EmailParamsSchema,
-          response: { 200: flag.schema, ...errors },
+          response: { 200: flag.schema, ...errorResponses },
         },
       },
       async (request) => {
@@ -127,7 +120,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
         tags: ['users'],
         summary: 'A short-lived bearer token for the signed-in user (own email only)',
         querystring: EmailQuerySchema,
-        response: { 200: AccessTokenSchema, ...errors },
+        response: { 200: AccessTokenSchema, ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -2,11 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessTokens } from '../auth/access-token.ts';
-import { TestClient, register, signInAs } from '../../test/client.ts';
+import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const codeOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string } }).error.code;
 
 describe('the spec user calls', () => {
   let app: TestApp;

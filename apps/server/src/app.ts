@@ -25,6 +25,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { mediaPlugin } from './plugins/media.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { createS3Storage } from './plugins/s3-storage.ts';
 import { createLocalStorage, type Storage } from './plugins/storage.ts';
 import { webPlugin } from './plugins/web.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -68,7 +69,18 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     poolSize: config.DATABASE_POOL_SIZE,
     migrationsDir: config.migrationsDir,
   });
-  const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+  const storage =
+    config.STORAGE_DRIVER === 's3'
+      ? createS3Storage({
+          bucket: config.S3_BUCKET!,
+          region: config.S3_REGION,
+          endpoint: config.S3_ENDPOINT,
+          accessKeyId: config.S3_ACCESS_KEY_ID,
+          secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: config.S3_FORCE_PATH_STYLE,
+          prefix: config.S3_PREFIX,
+        })
+      : createLocalStorage(path.join(config.dataDir, 'uploads'));
 
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },

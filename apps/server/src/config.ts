@@ -71,6 +71,14 @@ const EnvSchema = z
       .optional(),
     /** Another Stripe API address; tests answer Stripe's calls locally. */
     STRIPE_API_URL: z.url().optional(),
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+    S3_PREFIX: z.string().default(''),
     UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
     SIGN_IN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     WEB_DIST_DIR: z.string().min(1).optional(),
@@ -82,6 +90,13 @@ const EnvSchema = z
         code: 'custom',
         path: [env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'],
         message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
+      });
+    }
+    if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is required when STORAGE_DRIVER=s3',
       });
     }
     if (env.PAYMENT_PROVIDER === 'stripe') {

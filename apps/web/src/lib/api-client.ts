@@ -20,6 +20,18 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * Set by features/auth/session-keeper.ts while someone is signed in (spec section 9): the bearer
+ * token from `GET /api/jwt`, kept in memory only, and what to do when the server says the account
+ * was disabled or the session ended. Without a token the session cookie still signs requests.
+ */
+export const apiAuth: {
+  token?: string | undefined;
+  /** When to stop sending the token: 30 s before it expires, however late a refresh runs. */
+  tokenUntil?: number;
+  onSessionEnd?: ((error: ApiError) => void) | undefined;
+} = {};
+
 export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
@@ -68,6 +80,9 @@ async function readBody(response: Response): Promise<unknown> {
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const init: RequestInit = { method, headers, credentials: 'include' };
+  if (apiAuth.token && Date.now() < (apiAuth.tokenUntil ?? 0)) {
+    headers.authorization = `Bearer ${apiAuth.token}`;
+  }
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(options.body);
@@ -86,9 +101,13 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   const body = await readBody(response).catch(() => undefined);
   if (!response.ok) {
     const parsed = readErrorBody(body);
-    throw parsed
+    const error = parsed
       ? new ApiError(parsed.code, parsed.message, response.status, parsed.field)
       : new ApiError(codeForStatus(response.status), FALLBACK_MESSAGE, response.status);
+    if (response.status === 401 && /^user-(disabled|token-expired)$/.test(error.code)) {
+      apiAuth.onSessionEnd?.(error);
+    }
+    throw error;
   }
   return body as T;
 }

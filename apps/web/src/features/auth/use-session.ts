@@ -1,3 +1,4 @@
+import type { Role } from '@carmarket/shared';
 import { useQuery } from '@tanstack/react-query';
 
 import { api } from '../../lib/api-client';
@@ -8,7 +9,10 @@ export interface Session {
     id: string;
     name: string;
     email: string;
-    role?: string;
+    /** Null until the person has chosen Seller or Buyer (e.g. their sign-up was interrupted). */
+    role: Role | null;
+    /** A seller checked by an admin. */
+    verified?: boolean;
     image?: string | null;
   };
   session: {

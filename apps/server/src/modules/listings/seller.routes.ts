@@ -78,23 +78,23 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       })),
   );
 
-  app.patch(
-    '/listings/:id',
-    {
-      preValidation: sellerOnly,
-      schema: {
-        tags: ['listings'],
-        summary: 'Edit one of your cars (available or withdrawn)',
-        params: IdParamsSchema,
-        body: UpdateListingSchema,
-        response: { 200: AcknowledgedSchema, ...errorResponses },
-      },
+  // PATCH is the right verb; PUT is accepted too, for clients that only speak GET/POST/PUT/DELETE.
+  app.route({
+    method: ['PATCH', 'PUT'],
+    url: '/listings/:id',
+    preValidation: sellerOnly,
+    schema: {
+      tags: ['listings'],
+      summary: 'Edit one of your cars (available or withdrawn)',
+      params: IdParamsSchema,
+      body: UpdateListingSchema,
+      response: { 200: AcknowledgedSchema, ...errorResponses },
     },
-    async (request) => {
+    handler: async (request) => {
       await updateListing(db, storage, currentUser(request), request.params.id, request.body);
       return { acknowledged: true as const };
     },
-  );
+  });
 
   app.post(
     '/listings/:id/withdraw',

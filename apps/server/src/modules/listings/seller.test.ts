@@ -202,6 +202,11 @@ describe('sellers and their cars', () => {
     expect(edit.status).toBe(200);
     const mine = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
     expect(mine[0]).toMatchObject({ name: 'Polestar 2 LR Dual Motor', reprice: 29_900_00 });
+    const viaPut = await seller.request(`/api/listings/${insertedId}`, {
+      method: 'PUT',
+      json: { location: 'Salem, OR' },
+    });
+    expect(viaPut.status).toBe(200);
     const bad = await seller.request(`/api/listings/${insertedId}`, {
       method: 'PATCH',
       json: { year: 1800 },

@@ -81,10 +81,21 @@ export const authPlugin = fp(
     async function fromCookie(request: FastifyRequest): Promise<SessionUser | null> {
       const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
       if (!found) return null;
-      const [row] = await db.select(userColumns).from(user).where(eq(user.id, found.user.id));
-      if (!row) return null;
-      if (row.deletedAt) throw tokenError('user-disabled');
-      return { ...row, sessionId: found.session.id };
+      // better-auth reads the whole user row, our additional fields included.
+      const person = found.user as typeof found.user & {
+        role?: SessionUser['role'];
+        verified?: boolean;
+        deletedAt?: Date | null;
+      };
+      if (person.deletedAt) throw tokenError('user-disabled');
+      return {
+        id: person.id,
+        name: person.name,
+        email: person.email,
+        role: person.role ?? null,
+        verified: person.verified ?? false,
+        sessionId: found.session.id,
+      };
     }
 
     app.decorate('authenticate', async (request: FastifyRequest) => {

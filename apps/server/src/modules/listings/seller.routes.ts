@@ -20,6 +20,7 @@ import {
   advertisedListings,
   createListing,
   listingsOfSeller,
+  removeListing,
   setAdvertised,
   updateListing,
   withdrawListing,
@@ -135,6 +136,23 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       },
     });
   }
+
+  app.post(
+    '/listings/:id/remove',
+    {
+      preValidation: [app.authenticate, requireRole('admin')],
+      schema: {
+        tags: ['listings'],
+        summary: 'Remove any car that is not sold (admins); its open bookings close',
+        params: IdParamsSchema,
+        response: { 200: AcknowledgedSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await removeListing(db, mailer, currentUser(request), request.params.id);
+      return { acknowledged: true as const };
+    },
+  );
 
   app.get(
     '/advertised',

@@ -6,6 +6,7 @@ import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { audit } from '../../lib/audit.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { listingPolicy } from './listings.policy.ts';
 
@@ -159,6 +160,39 @@ export async function notifyClosed(
       }),
     ),
   );
+}
+
+/**
+ * An admin takes any car that is not sold off the site; its open bookings close and their buyers
+ * are told. Recorded in the audit log.
+ */
+export async function removeListing(
+  db: Db,
+  mailer: Mailer,
+  actor: SessionUser,
+  id: string,
+): Promise<void> {
+  const outcome = await db.transaction(async (tx) => {
+    const [car] = await tx.select().from(listing).where(eq(listing.id, id)).for('update');
+    if (!car) throw notFound('That car');
+    if (car.status === 'sold') throw conflict('A sold car stays on record and cannot be removed.');
+    if (car.status === 'removed') return null;
+    await tx
+      .update(listing)
+      .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
+      .where(eq(listing.id, id));
+    const closed = await closeOpenBookings(tx, id);
+    await audit(tx, {
+      actorId: actor.id,
+      action: 'listing.remove',
+      targetType: 'listing',
+      targetId: id,
+      details: { name: car.name },
+    });
+    return { name: car.name, closed };
+  });
+  if (outcome)
+    await notifyClosed(mailer, outcome.name, outcome.closed, 'it was removed from the site');
 }
 
 /** Puts an available car in the home page's Advertised section, or takes it out. */

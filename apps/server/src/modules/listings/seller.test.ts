@@ -259,3 +259,39 @@ describe('GET /api/bookedItem', () => {
     expect((await new TestClient(app).get('/api/bookedItem')).status).toBe(401);
   });
 });
+
+describe('POST /api/listings/:id/remove', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('lets an admin take a car off the site, closing its bookings, and nobody else', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const { insertedId } = (await (await newCar(seller, { name: 'Removed EV' })).json()) as {
+      insertedId: string;
+    };
+    const buyer = await register(app);
+    await buyer.post('/api/category', validBooking(insertedId));
+    expect((await seller.post(`/api/listings/${insertedId}/remove`)).status).toBe(403);
+    expect((await buyer.post(`/api/listings/${insertedId}/remove`)).status).toBe(403);
+    const admin = await signInAs(app, 'admin@demo.local');
+    expect((await admin.post(`/api/listings/${insertedId}/remove`)).status).toBe(200);
+    expect((await admin.post(`/api/listings/${insertedId}/remove`)).status).toBe(200);
+    const [held] = await app.database.db
+      .select()
+      .from(booking)
+      .where(eq(booking.listingId, insertedId));
+    expect(held?.status).toBe('closed');
+    expect((await buyer.get(`/api/listings/${insertedId}`)).status).toBe(404);
+    const log = (await (await admin.get('/api/audit')).json()) as Array<{
+      action: string;
+      targetId: string;
+    }>;
+    expect(log[0]).toMatchObject({ action: 'listing.remove', targetId: insertedId });
+    expect(
+      (await admin.post('/api/listings/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10/remove')).status,
+    ).toBe(404);
+  });
+});

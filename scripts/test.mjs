@@ -81,15 +81,22 @@ if (ok) {
     console.log('\n(TEST_DATABASE_URL is not set: PostgreSQL runs skipped; CI sets it.)');
   }
 
-  step(
-    'browser tests (Playwright, Chromium)',
-    'npx',
-    ['playwright', 'test', '--reporter=list,json'],
-    {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'playwright.json'),
-    },
-  );
-  countPlaywright(path.join(reports, 'playwright.json'));
+  const playwright = (name, env) => {
+    const report = path.join(reports, `playwright-${name}.json`);
+    step(
+      `browser tests on ${name} (Playwright, Chromium)`,
+      'npx',
+      ['playwright', 'test', '--reporter=list,json'],
+      {
+        ...env,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      },
+    );
+    countPlaywright(report);
+  };
+  // The e2e server picks PostgreSQL when TEST_DATABASE_URL is set (scripts/e2e-server.mjs).
+  playwright('PGlite', { TEST_DATABASE_URL: '' });
+  if (TEST_DATABASE_URL) playwright('PostgreSQL', { TEST_DATABASE_URL });
 }
 
 fs.rmSync(reports, { recursive: true, force: true });

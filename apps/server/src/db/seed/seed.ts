@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { inArray, isNull, and, sql } from 'drizzle-orm';
-import type { Storage } from '../../plugins/storage.ts';
+import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
 import type { Db } from '../client.ts';
 import { hashPassword } from 'better-auth/crypto';
-import { account, category, listing, user, type ListingImage } from '../schema.ts';
+import { account, category, listing, upload, user, type ListingImage } from '../schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
 import { SEED_CATEGORIES } from './cars.ts';
 
@@ -87,6 +87,16 @@ export async function seedDatabase(
     );
     const seller = people.find((person) => person.role === 'Seller');
     if (!seller) throw new Error('Could not create the demo seller');
+    // The photos count as the seller's uploads, so editing a demo car can keep or reorder them.
+    const uploads = photos.flat().map((image) => ({
+      ownerId: seller.id,
+      key: image.url.slice(MEDIA_PREFIX.length),
+      thumbKey: image.thumbUrl.slice(MEDIA_PREFIX.length),
+      bytes: 0,
+      width: image.width,
+      height: image.height,
+    }));
+    if (uploads.length > 0) await tx.insert(upload).values(uploads);
 
     const now = Date.now();
     const rows = SEED_CATEGORIES.flatMap((seed) => {

@@ -260,6 +260,29 @@ describe('GET /api/bookedItem', () => {
   });
 });
 
+describe('editing a seeded demo car', () => {
+  it('keeps, reorders and drops its photos like any upload of the seller', async () => {
+    const app = await startTestApp();
+    try {
+      const seller = await signInAs(app, 'seller@demo.local');
+      const [car] = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+      const extra = await uploadPhoto(seller);
+      const images = [extra, car!.images[0]!.url];
+      const response = await seller.request(`/api/listings/${car!._id}`, {
+        method: 'PUT',
+        json: { images },
+      });
+      expect(response.status).toBe(200);
+      const [after] = MyListingListSchema.parse(
+        await (await seller.get('/api/my/listings')).json(),
+      );
+      expect(after!.images.map((i) => i.url)).toEqual(images);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('POST /api/listings/:id/remove', () => {
   let app: TestApp;
   beforeAll(async () => {

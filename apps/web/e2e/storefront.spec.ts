@@ -172,7 +172,7 @@ test.describe('storefront', () => {
     await tile.click();
     await expect(page).toHaveURL(`/login?next=${href}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/sign in/i);
-    await expect(page.getByText('Sign-in is coming soon')).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeVisible();
   });
 
   test('the home page and the blog have no accessibility violations', async ({ page }) => {

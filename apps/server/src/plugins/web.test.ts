@@ -55,6 +55,18 @@ describe('serving the web app', () => {
     expect(unknown.headers.get('content-type')).toMatch(/text\/html/);
   });
 
+  it("sends the spec's short addresses to their dashboard pages", async () => {
+    for (const [from, to] of [
+      ['/orders', '/dashboard/orders'],
+      ['/product', '/dashboard/add-product'],
+      ['/myProduct?x=1', '/dashboard/my-products?x=1'],
+    ]) {
+      const response = await app.request(from!, { redirect: 'manual' });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(to);
+    }
+  });
+
   it('caches hashed assets for a year and serves them compressed', async () => {
     const response = await app.request('/assets/app-3f2a1b.js', {
       headers: { 'accept-encoding': 'gzip' },

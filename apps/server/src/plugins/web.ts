@@ -7,6 +7,13 @@ import { isClientRoute } from '@carmarket/shared';
 
 const HASHED_ASSET = /\/assets\//;
 
+/** The spec's short addresses of three dashboard pages, answered before any script loads. */
+const PAGE_REDIRECTS: Record<string, string> = {
+  '/orders': '/dashboard/orders',
+  '/product': '/dashboard/add-product',
+  '/myProduct': '/dashboard/my-products',
+};
+
 /**
  * Serves the built web app: hashed assets cached for a year, HTML always revalidated, prerendered
  * pages where the build made them, and the app shell for the client's other routes (404 for
@@ -51,6 +58,11 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       return apiNotFound(request, reply);
     }
     const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    const redirect = PAGE_REDIRECTS[normalized];
+    if (redirect) {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return reply.redirect(`${redirect}${query}`, 302);
+    }
     const page = pages.get(normalized);
     return reply
       .status(page || isClientRoute(normalized) ? 200 : 404)

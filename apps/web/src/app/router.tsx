@@ -3,8 +3,11 @@ import { matchPath, Route, Routes } from 'react-router';
 import { lazyWithPreload, type LazyWithPreload } from '../lib/lazy-with-preload';
 import { PublicLayout } from './layouts/public-layout';
 
-/** Pages for signed-in people wrap themselves in RequireAuth, so its code loads with theirs. */
-interface AppRoute {
+/**
+ * One entry per page. Pages for signed-in people check it themselves (RequireAuth, or the
+ * dashboard layout for its pages), so that code loads with theirs and not with the home page.
+ */
+export interface AppRoute {
   path: string;
   page: LazyWithPreload;
 }
@@ -32,17 +35,35 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazyWithPreload(() => import('./routes/login')),
   },
   {
+    path: '/register',
+    page: lazyWithPreload(() => import('./routes/register')),
+  },
+  {
+    path: '/forgot-password',
+    page: lazyWithPreload(() => import('./routes/forgot-password')),
+  },
+  {
+    path: '/reset-password',
+    page: lazyWithPreload(() => import('./routes/reset-password')),
+  },
+  {
     path: '/category/:id',
     page: lazyWithPreload(() => import('./routes/category')),
   },
   {
-    path: '/dashboard/*',
-    page: lazyWithPreload(() => import('./routes/dashboard')),
+    path: '/listing/:id',
+    page: lazyWithPreload(() => import('./routes/listing')),
   },
+  {
+    path: '/dashboard/*',
+    // Its pages are listed in routes/dashboard/pages.ts.
+    page: lazyWithPreload(() => import('./layouts/dashboard-layout')),
+  },
+  // The spec's /orders, /product and /myProduct are redirected by the server (plugins/web.ts).
   notFound,
 ];
 
-/** The route that renders `pathname` (the not-found route when none does). */
+/** The top-level route that renders `pathname` (the not-found route when none does). */
 export function routeFor(pathname: string): AppRoute {
   return appRoutes.find((route) => matchPath(route.path, pathname)) ?? notFound;
 }
@@ -56,8 +77,8 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<PublicLayout />}>
-        {appRoutes.map((route) => (
-          <Route key={route.path} path={route.path} element={<route.page />} />
+        {appRoutes.map(({ path, page: Page }) => (
+          <Route key={path} path={path} element={<Page />} />
         ))}
       </Route>
     </Routes>

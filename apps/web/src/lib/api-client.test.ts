@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES } from '@carmarket/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { api, ApiError } from './api-client';
+import { api, ApiError, apiHooks } from './api-client';
 
 function answer(status: number, body: unknown, type = 'application/json') {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -19,6 +19,8 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  apiHooks.headers = undefined;
+  apiHooks.onError = undefined;
 });
 
 describe('api client', () => {
@@ -83,5 +85,33 @@ describe('api client', () => {
       'name',
       'AbortError',
     );
+  });
+
+  it('adds the headers the signed-in session provides (the bearer token) to every request', async () => {
+    const fetch = vi.fn().mockResolvedValue(answer(200, []));
+    vi.stubGlobal('fetch', fetch);
+    apiHooks.headers = () => ({ authorization: 'Bearer abc' });
+
+    await api.get('/booked?email=pat@example.com');
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit];
+    expect(init.headers).toMatchObject({ authorization: 'Bearer abc' });
+    expect(init.credentials).toBe('include');
+  });
+
+  it('shows every error answer to the signed-in session before the caller sees it', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(
+        answer(401, {
+          error: { code: 'user-disabled', message: 'This account has been disabled.' },
+        }),
+      ),
+    );
+    const seen: ApiError[] = [];
+    apiHooks.onError = (error) => seen.push(error);
+
+    const error = await failure(api.get('/booked/1'));
+    expect(seen).toEqual([error]);
+    expect(error).toMatchObject({ code: 'user-disabled', status: 401 });
   });
 });

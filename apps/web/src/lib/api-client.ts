@@ -21,15 +21,13 @@ export class ApiError extends Error {
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Set by features/auth/session-keeper.ts while someone is signed in (spec section 9): the bearer
- * token from `GET /api/jwt`, kept in memory only, and what to do when the server says the account
- * was disabled or the session ended. Without a token the session cookie still signs requests.
+ * Set by features/auth/session-keeper.ts while someone is signed in (spec section 9): headers for
+ * every request (the bearer token, kept in memory only) and a look at every failed answer (a
+ * disabled account or an ended session signs them out). The session cookie is sent either way.
  */
-export const apiAuth: {
-  token?: string | undefined;
-  /** When to stop sending the token: 30 s before it expires, however late a refresh runs. */
-  tokenUntil?: number;
-  onSessionEnd?: ((error: ApiError) => void) | undefined;
+export const apiHooks: {
+  headers?: (() => Record<string, string>) | undefined;
+  onError?: ((error: ApiError) => void) | undefined;
 } = {};
 
 export interface RequestOptions {
@@ -78,11 +76,12 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...apiHooks.headers?.(),
+    ...options.headers,
+  };
   const init: RequestInit = { method, headers, credentials: 'include' };
-  if (apiAuth.token && Date.now() < (apiAuth.tokenUntil ?? 0)) {
-    headers.authorization = `Bearer ${apiAuth.token}`;
-  }
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(options.body);
@@ -104,9 +103,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
     const error = parsed
       ? new ApiError(parsed.code, parsed.message, response.status, parsed.field)
       : new ApiError(codeForStatus(response.status), FALLBACK_MESSAGE, response.status);
-    if (response.status === 401 && /^user-(disabled|token-expired)$/.test(error.code)) {
-      apiAuth.onSessionEnd?.(error);
-    }
+    apiHooks.onError?.(error);
     throw error;
   }
   return body as T;
@@ -117,7 +114,7 @@ function withBody(method: Method) {
     request<T>(method, path, { ...options, body });
 }
 
-/** The one way the web app talks to the API: JSON in and out, cookies included. */
+/** The one way the web app talks to the API: JSON in and out, cookies (and the bearer token) included. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('GET', path, options),

@@ -8,9 +8,11 @@ function mountContainer(): void {
   host.id = 'notifications';
   document.body.append(host);
   // The spec's settings (section 9): top-right, 5 s, pause on hover and on focus loss, close on
-  // click, draggable away at 80 % of the width.
+  // click, draggable away at 80 % of the width. Below the sticky site header (4rem), so a toast
+  // never covers its links, e.g. Login right after "You are signed out".
   createRoot(host).render(
     <ToastContainer
+      style={{ top: '4.75rem' }}
       position="top-right"
       autoClose={5000}
       pauseOnHover

@@ -3,9 +3,16 @@ import { Outlet, useLocation } from 'react-router';
 
 import { ErrorBoundary } from '../../components/ui/error-boundary';
 import { PageLoading } from '../../components/ui/page-loading';
+import { useSession } from '../../features/auth/use-session';
+import { lazyWithPreload } from '../../lib/lazy-with-preload';
 import { useNavigationFocus } from '../../lib/page';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
+
+// Loaded only while someone is signed in: their bearer token and the checks of spec section 9.
+const SessionKeeper = lazyWithPreload(
+  () => import('../../features/auth/components/session-keeper'),
+);
 
 export function PublicLayout() {
   const { pathname } = useLocation();
@@ -18,6 +25,7 @@ export function PublicLayout() {
   }, []);
 
   useNavigationFocus(mainRef);
+  const { isSignedIn } = useSession();
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -33,6 +41,11 @@ export function PublicLayout() {
         </ErrorBoundary>
       </main>
       <SiteFooter />
+      {isSignedIn && (
+        <Suspense>
+          <SessionKeeper />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,3 +1,5 @@
+import '../../public-pages.css';
+
 import { Link, useParams } from 'react-router';
 
 import { PostBody } from '../../features/blog/components/post-body';

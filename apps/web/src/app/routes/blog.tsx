@@ -1,3 +1,5 @@
+import '../../public-pages.css';
+
 import { PostCard } from '../../features/blog/components/post-card';
 import { QaFeature } from '../../features/blog/components/qa-feature';
 import { posts } from '../../features/blog/posts';

@@ -1,4 +1,5 @@
 import { CategoryGrid } from '../../features/categories/components/category-grid';
+import { AdvertisedSection } from '../../features/home/components/advertised-section';
 import { Hero } from '../../features/home/components/hero';
 import { ServiceCards } from '../../features/home/components/service-cards';
 import { usePage } from '../../lib/page';
@@ -29,6 +30,7 @@ export default function HomeRoute() {
           <CategoryGrid />
         </div>
       </section>
+      <AdvertisedSection />
     </>
   );
 }

@@ -1,6 +1,10 @@
-import { Link, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 
+import { AuthCard } from '../../features/auth/components/auth-card';
+import { GoogleButton } from '../../features/auth/components/google-button';
+import { SignInForm } from '../../features/auth/components/sign-in-form';
 import { safeNextPath } from '../../features/auth/login-path';
+import { useSession } from '../../features/auth/use-session';
 import { usePage } from '../../lib/page';
 
 export default function LoginRoute() {
@@ -8,34 +12,36 @@ export default function LoginRoute() {
     title: 'Sign in',
     description: 'Sign in to book cars, sell yours and see your orders.',
   });
-  // Where to go after signing in: read now so the sign-in form can use it when it arrives.
-  const next = safeNextPath(new URLSearchParams(useLocation().search).get('next'));
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  // Where to go after signing in: only a path on this site.
+  const next = safeNextPath(params.get('next'));
+  // better-auth sends people back here with ?error= when a Google sign-in did not finish.
+  const googleFailed = params.has('error');
+  const { isSignedIn } = useSession();
 
+  if (isSignedIn) return <Navigate to={next ?? '/'} replace />;
   return (
-    <section className="mx-auto max-w-xl px-4 py-16 sm:px-6 sm:py-24">
-      <div className="rounded-box border border-base-300 bg-base-100 p-8 card-shadow">
-        <h1 className="text-3xl font-extrabold tracking-tight">Sign in to CarMarket</h1>
-        <p className="mt-4 text-lg leading-8 text-muted">Sign-in is coming soon.</p>
-        <p className="mt-2 leading-7 text-muted">
-          We are finishing accounts for buyers and sellers.{' '}
-          {next
-            ? 'Once it is ready, you will come straight back to the page you were looking for after signing in.'
-            : 'Once it is ready, you can book cars, sell yours and follow your orders here.'}
+    <AuthCard
+      title="Sign in to CarMarket"
+      intro="Book cars, sell yours and follow your orders."
+      footer={
+        <>
+          New to CarMarket?{' '}
+          <Link to="/register" className="text-link">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      {googleFailed && (
+        <p role="alert" className="alert alert-error alert-soft mb-5">
+          Your Google sign-in did not finish. Please try again, or sign in with your email.
         </p>
-        {next && (
-          <p className="mt-4 rounded-lg bg-base-200 px-4 py-3 text-sm">
-            You will return to <code className="break-all">{next}</code>
-          </p>
-        )}
-        <div className="mt-8 flex flex-wrap gap-3">
-          <Link to="/" className="button button-primary">
-            Back to the home page
-          </Link>
-          <Link to="/blog/how-to-inspect-a-used-car" className="button button-ghost">
-            How to inspect a used car
-          </Link>
-        </div>
-      </div>
-    </section>
+      )}
+      <SignInForm next={next} />
+      <p className="divider-text my-6">or</p>
+      <GoogleButton />
+    </AuthCard>
   );
 }

@@ -1,3 +1,5 @@
+import '../../public-pages.css';
+
 import { Link, useLocation } from 'react-router';
 
 import { usePage } from '../../lib/page';

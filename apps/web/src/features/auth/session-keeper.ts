@@ -1,30 +1,31 @@
 /**
  * The signed-in side of spec section 9, loaded only while someone is signed in:
  *
- * - a bearer token from `GET /api/jwt`, kept in memory (never in storage) and handed to the API
- *   client, refreshed 5 minutes before it expires; a failed refresh is tried again after 30 s,
- *   then twice as long each time, up to 16 minutes;
+ * - a bearer token from `GET /api/jwt`, kept in memory (never in storage), sent by the API client
+ *   with every request and refreshed 5 minutes before it expires; a failed refresh is tried again
+ *   after 30 s, then twice as long each time, up to 16 minutes;
  * - a 401 `user-disabled` or `user-token-expired` on any call signs the person out, says why and
  *   sends them to sign in.
  */
 import type { QueryClient } from '@tanstack/react-query';
 
-import { apiAuth, ApiError } from '../../lib/api-client';
+import { ApiError, apiHooks } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { getAccessToken } from './api/get-access-token';
-import { endSession, forgetSignedIn } from './api/sign-out';
+import { endSession, forgetSignedIn } from './api/end-session';
+import { loginPath } from './login-path';
 import { sessionQueryKey } from './use-session';
 
 export const REFRESH_BEFORE_EXPIRY_MS = 5 * 60_000;
-/** The spec counts a token as expired 30 s before it really is. */
+/** The spec counts a token as expired 30 s before it really is; it is not sent after that. */
 export const EXPIRED_BEFORE_MS = 30_000;
 export const FIRST_RETRY_MS = 30_000;
 export const MAX_RETRY_MS = 16 * 60_000;
 
-/** How long to wait before the next refresh, for a token that expires at `expiresAt`. */
+/** How long to wait before refreshing a token that expires at `expiresAt`. */
 export function refreshDelay(expiresAt: number, now = Date.now()): number {
   const left = expiresAt - now;
-  // Short-lived tokens (a server set to a few minutes) are refreshed halfway through instead.
+  // A server set to issue tokens of a few minutes gets them refreshed halfway instead.
   return Math.max(left - REFRESH_BEFORE_EXPIRY_MS, left / 2, 0);
 }
 
@@ -33,15 +34,31 @@ export function retryDelay(failures: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(failures - 1, 0), MAX_RETRY_MS);
 }
 
+/** The answers that mean the person is signed out now, whatever the page was doing. */
+export function endsSession(error: ApiError): boolean {
+  return (
+    error.status === 401 && (error.code === 'user-disabled' || error.code === 'user-token-expired')
+  );
+}
+
+let stopCurrent: (() => void) | undefined;
+
+/** Forgets the token and stops refreshing it (on sign-out; keepSession's return does the same). */
+export function stopKeepingSession(): void {
+  stopCurrent?.();
+}
+
 /**
- * Starts keeping the session of `email`; returns the function that stops (on sign-out, or when
- * another person signs in).
+ * Starts keeping the session of `email` (one person at a time); returns the function that stops.
+ * `goTo` moves the app to another page.
  */
 export function keepSession(
   email: string,
   queryClient: QueryClient,
   goTo: (path: string) => void,
 ): () => void {
+  stopCurrent?.();
+  let token: { value: string; until: number } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
   let stopped = false;
@@ -53,13 +70,12 @@ export function keepSession(
 
   async function refresh() {
     try {
-      const { accessToken, expiresAt } = await getAccessToken(email);
+      const answer = await getAccessToken(email);
       if (stopped) return;
-      const expires = Date.parse(expiresAt);
-      apiAuth.token = accessToken;
-      apiAuth.tokenUntil = expires - EXPIRED_BEFORE_MS;
+      const expiresAt = Date.parse(answer.expiresAt);
+      token = { value: answer.accessToken, until: expiresAt - EXPIRED_BEFORE_MS };
       failures = 0;
-      schedule(refreshDelay(expires));
+      schedule(refreshDelay(expiresAt));
     } catch (error) {
       if (stopped) return;
       if (error instanceof ApiError && error.code === 'unauthenticated') {
@@ -74,23 +90,33 @@ export function keepSession(
   }
 
   function stop() {
+    if (stopped) return;
     stopped = true;
     clearTimeout(timer);
-    apiAuth.token = undefined;
-    if (apiAuth.onSessionEnd === handleSessionEnd) apiAuth.onSessionEnd = undefined;
+    if (apiHooks.headers === headers) apiHooks.headers = undefined;
+    if (apiHooks.onError === handleError) apiHooks.onError = undefined;
+    if (stopCurrent === stop) stopCurrent = undefined;
   }
 
-  function handleSessionEnd(error: ApiError) {
-    if (stopped) return;
+  function headers(): Record<string, string> {
+    // Checked on every request: a timer can run late (a laptop asleep), a stale token must not go.
+    return token && Date.now() < token.until ? { authorization: `Bearer ${token.value}` } : {};
+  }
+
+  function handleError(error: ApiError) {
+    if (stopped || !endsSession(error)) return;
     stop();
     // Ends the cookie session too, should it still work; failing is fine.
     endSession().catch(() => undefined);
     forgetSignedIn(queryClient);
     toast.error(error.message);
-    goTo('/login');
+    // The same address RequireAuth sends signed-out people to: back here after signing in.
+    goTo(loginPath(`${window.location.pathname}${window.location.search}`));
   }
 
-  apiAuth.onSessionEnd = handleSessionEnd;
+  apiHooks.headers = headers;
+  apiHooks.onError = handleError;
+  stopCurrent = stop;
   void refresh();
   return stop;
 }

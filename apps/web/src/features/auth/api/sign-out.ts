@@ -1,21 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 
-import { api, apiAuth, errorMessage } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { sessionQueryKey } from '../use-session';
-
-/** `POST /api/auth/sign-out` (better-auth): ends the session and clears its cookie. */
-export function endSession(): Promise<unknown> {
-  return api.post('/auth/sign-out', {});
-}
-
-/** Forgets the person who was signed in: their token and everything cached for them. */
-export function forgetSignedIn(queryClient: QueryClient): void {
-  apiAuth.token = undefined;
-  queryClient.setQueryData(sessionQueryKey, null);
-  // Nothing cached while signed in may be shown to whoever uses this browser next.
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
-}
+import { endSession, forgetSignedIn } from './end-session';
 
 /** Signs out from the navbar's button; says whether it worked. */
 export async function signOut(queryClient: QueryClient): Promise<boolean> {

@@ -1,3 +1,6 @@
+// Every page behind sign-in is styled by app-pages.css; importing it here loads it with them.
+import '../../../app-pages.css';
+
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 

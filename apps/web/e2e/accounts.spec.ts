@@ -1,0 +1,341 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+const DEMO_PASSWORD = 'demo-drive-2026';
+const NEW_PASSWORD = 'a long enough password 2026';
+
+type Role = 'Seller' | 'Buyer';
+
+/** Waits until the app has taken over the prerendered page, so its buttons work. */
+async function waitForHydration(page: Page) {
+  await expect(page.locator('html[data-hydrated]')).toBeAttached();
+}
+
+/** An address no other test uses, so tests never share an account. */
+function uniqueEmail(kind: string) {
+  return `${kind.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+
+/** Fills in and sends the register form; the page then says so and goes home. */
+async function registerThroughPage(page: Page, role: Role, email = uniqueEmail(role)) {
+  await page.goto('/register');
+  await page.getByLabel('Name').fill(`Test ${role}`);
+  await page.getByLabel('Account type').selectOption(role);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Registration successful')).toBeVisible();
+  await expect(page).toHaveURL('/');
+  return email;
+}
+
+/** Signs in with the form of the login page the browser is on. */
+async function signInThroughPage(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function signInAs(page: Page, email: string) {
+  await page.goto('/login');
+  await signInThroughPage(page, email);
+  await expect(page).toHaveURL('/');
+  // Attached rather than visible: on a phone the navbar's links wait behind its menu button.
+  await expect(page.locator('#site-menu a[href="/dashboard"]')).toBeAttached();
+}
+
+/** An account made by the first step of sign-up only, signed in in the page's browser. */
+async function signUpWithoutRole(page: Page) {
+  const response = await page.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Half Registered', email: uniqueEmail('half'), password: NEW_PASSWORD },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** Signs the API request context in as the seeded admin. */
+async function adminApi(request: APIRequestContext) {
+  const response = await request.post('/api/auth/sign-in/email', {
+    data: { email: 'admin@demo.local', password: DEMO_PASSWORD },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return request;
+}
+
+test.describe('accounts', () => {
+  test('a new Seller registers through the page and gets the seller dashboard', async ({
+    page,
+  }) => {
+    const email = await registerThroughPage(page, 'Seller');
+
+    const nav = mainNav(page);
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
+
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Test Seller');
+    await expect(page.getByRole('main')).toContainText(email);
+    await expect(page.getByRole('main')).toContainText('Seller');
+    await expect(dashboardNav(page).getByRole('link', { name: 'Add Product' })).toBeVisible();
+  });
+
+  test('a new Buyer registers, signs out and signs in again', async ({ page }) => {
+    const email = await registerThroughPage(page, 'Buyer');
+
+    await mainNav(page).getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByText('You are signed out.')).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+
+    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await signInThroughPage(page, email, NEW_PASSWORD);
+    await expect(page).toHaveURL('/');
+    await mainNav(page).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toBeVisible();
+  });
+
+  test('the register form explains what is missing, beside each field', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const name = page.getByLabel('Name');
+    await expect(name).toBeFocused();
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(name).toHaveAccessibleDescription(/Name is required/);
+    await expect(page.getByLabel('Account type')).toHaveAccessibleDescription(
+      /Please choose Seller or Buyer/,
+    );
+
+    // An email that already has an account is refused by the server, beside the email field.
+    await page.getByLabel('Name').fill('Copy Seller');
+    await page.getByLabel('Account type').selectOption('Seller');
+    await page.getByLabel('Email').fill('seller@demo.local');
+    await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/already exists/);
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expectNoAxeViolations(page);
+  });
+
+  test('signing in goes back to the page that asked for it', async ({ page }) => {
+    await page.goto('/dashboard/my-products');
+    await expect(page).toHaveURL('/login?next=/dashboard/my-products');
+
+    await signInThroughPage(page, 'seller@demo.local');
+    await expect(page).toHaveURL('/dashboard/my-products');
+    await expect(dashboardNav(page).getByRole('link', { name: 'My Products' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  });
+
+  test('a wrong password is explained at the top of the form', async ({ page }) => {
+    await page.goto('/login');
+    await signInThroughPage(page, uniqueEmail('nobody'), 'not the password');
+
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveText('That email and password do not match an account.');
+    await expect(alert).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    await expect(page).toHaveURL('/login');
+    await expectNoAxeViolations(page);
+  });
+
+  test('the password can be shown and hidden', async ({ page }) => {
+    await page.goto('/login');
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('secret words');
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+  });
+
+  test('Continue with Google says when the server has no Google sign-in', async ({ page }) => {
+    await page.goto('/login');
+    const google = page.getByRole('button', { name: 'Continue with Google' });
+    await google.click();
+    await expect(google).toBeDisabled();
+    await expect(google).toHaveAccessibleDescription(
+      'Google sign-in is not set up on this server.',
+    );
+  });
+
+  test('a buyer sees My Orders and no seller pages', async ({ page }) => {
+    await signInAs(page, 'buyer@demo.local');
+    await page.goto('/dashboard');
+    const menu = dashboardNav(page);
+    await expect(menu.getByRole('link', { name: 'My Orders' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Add Product' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'All Users' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  });
+
+  test('a seller sees Add Product and My Products, and no My Orders', async ({ page }) => {
+    await signInAs(page, 'seller@demo.local');
+    await page.goto('/dashboard');
+    const menu = dashboardNav(page);
+    await expect(menu.getByRole('link', { name: 'Add Product' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'My Products' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'My Orders' })).toHaveCount(0);
+  });
+
+  test('an admin sees the user lists and the seller and buyer pages', async ({ page }) => {
+    await signInAs(page, 'admin@demo.local');
+    await page.goto('/dashboard');
+    const menu = dashboardNav(page);
+    for (const name of ['All Users', 'All Sellers', 'All Buyers', 'Add Product', 'My Orders']) {
+      await expect(menu.getByRole('link', { name })).toBeVisible();
+    }
+    await menu.getByRole('link', { name: 'All Sellers' }).click();
+    await expect(page).toHaveURL('/dashboard/allUser?role=Seller');
+    await expect(menu.getByRole('link', { name: 'All Sellers' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(menu.getByRole('link', { name: 'All Users' })).not.toHaveAttribute('aria-current');
+  });
+
+  test('a signed-out visit to the dashboard goes to sign in', async ({ page }) => {
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/login?next=/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to CarMarket');
+  });
+
+  test('a buyer opening an admin page reads that it is not for their account type', async ({
+    page,
+  }) => {
+    await signInAs(page, 'buyer@demo.local');
+    await page.goto('/dashboard/allUser');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is for administrators',
+    );
+    await expect(page.getByRole('main')).toContainText('Not for your account type');
+    await page.getByRole('link', { name: 'Back to your dashboard' }).click();
+    await expect(page).toHaveURL('/dashboard');
+  });
+
+  test("the spec's short addresses open the dashboard pages", async ({ page }) => {
+    await signInAs(page, 'buyer@demo.local');
+    await page.goto('/orders');
+    await expect(page).toHaveURL('/dashboard/orders');
+    await page.goto('/product');
+    await expect(page).toHaveURL('/dashboard/add-product');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is for Seller accounts',
+    );
+  });
+
+  test('on a phone the dashboard menu opens with a button and closes with Escape', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAs(page, 'seller@demo.local');
+    await page.goto('/dashboard');
+
+    const open = page.getByRole('button', { name: 'Dashboard menu', exact: true });
+    const menuLink = dashboardNav(page).getByRole('link', { name: 'My Products' });
+    await expect(menuLink).toBeHidden();
+    await open.click();
+    await expect(open).toHaveAttribute('aria-expanded', 'true');
+    await expect(menuLink).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Close the dashboard menu' })).toBeFocused();
+
+    await page.keyboard.press('Escape');
+    await expect(menuLink).toBeHidden();
+    await expect(open).toBeFocused();
+
+    await open.click();
+    await menuLink.click();
+    await expect(page).toHaveURL('/dashboard/my-products');
+    await expect(menuLink).toBeHidden();
+
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('a bearer token is kept, and a disabled account is signed out with the reason', async ({
+    page,
+    request,
+  }) => {
+    const tokenFetched = page.waitForResponse(
+      (response) => response.url().includes('/api/jwt?') && response.ok(),
+    );
+    const email = await registerThroughPage(page, 'Buyer');
+    await tokenFetched;
+    await waitForHydration(page);
+
+    // Calls now carry the token.
+    const tile = page.getByTestId('category-tile').first();
+    const categoryCall = page.waitForRequest((r) => /\/api\/category\/[^/?]+$/.test(r.url()));
+    await tile.click();
+    expect((await categoryCall).headers().authorization).toMatch(/^Bearer \S+$/);
+
+    // An admin removes the account; the next call is refused and the app signs the person out.
+    const admin = await adminApi(request);
+    const users = (await (
+      await admin.get(`/api/all/user?q=${encodeURIComponent(email)}`)
+    ).json()) as { _id: string; email: string }[];
+    const user = users.find((candidate) => candidate.email === email);
+    expect(user).toBeDefined();
+    expect((await admin.delete(`/api/user/remove/${user?._id}`)).ok()).toBe(true);
+
+    // Back home and into another category without reloading: the app is still running, with
+    // its token, and asks the server for that category's cars.
+    await page.goBack();
+    await page.getByTestId('category-tile').nth(1).click();
+    await expect(page.getByText('This account has been disabled.')).toBeVisible();
+    await expect(page).toHaveURL(/\/login\?next=\/category\//);
+    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+
+  test('an account without a type chooses one on the dashboard', async ({ page }) => {
+    // Signed up, but the second step (POST /api/user) never ran: the account has no role.
+    await signUpWithoutRole(page);
+    await page.goto('/dashboard');
+    const card = page.getByRole('region', { name: 'Choose your account type' });
+    await expect(card).toBeVisible();
+    await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toHaveCount(0);
+
+    await card.getByRole('button', { name: 'Save account type' }).click();
+    await expect(card.getByRole('alert')).toHaveText('Please choose Seller or Buyer.');
+    await card.getByRole('radio', { name: /Seller/ }).check();
+    await card.getByRole('button', { name: 'Save account type' }).click();
+    await expect(page.getByText('Your account is now a Seller account.')).toBeVisible();
+    await expect(card).toBeHidden();
+    await expect(dashboardNav(page).getByRole('link', { name: 'Add Product' })).toBeVisible();
+  });
+
+  test('back from Google, a first sign-in becomes a Buyer account', async ({ page }) => {
+    // Google itself is not set up in tests; an account without a role stands in for one that
+    // Google has just created, and the dashboard finishes the sign-in as it would.
+    await signUpWithoutRole(page);
+    await page.goto('/dashboard?google=1');
+    await expect(page.getByText('You are signed in with Google.')).toBeVisible();
+    await expect(page).toHaveURL('/dashboard');
+    await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toBeVisible();
+  });
+
+  test('a reset link that no longer works says so and offers a new one', async ({ page }) => {
+    // The reset itself (mail, token, new password) is covered by the server's tests.
+    await page.goto('/reset-password?error=INVALID_TOKEN');
+    await expect(page.getByRole('alert')).toHaveText(/expired or has already been used/);
+    await page.getByRole('link', { name: 'Ask for a new link' }).click();
+    await expect(page).toHaveURL('/forgot-password');
+    await expect(page.getByLabel('Email')).toBeVisible();
+  });
+});

@@ -1,0 +1,233 @@
+import { deflateSync } from 'node:zlib';
+
+import type { CategorySummary, MyListing } from '@carmarket/shared';
+import { expect, test, type Page } from '@playwright/test';
+
+const CATEGORY = 'Electric car';
+
+/** Waits until the app has taken over the prerendered page, so its buttons work. */
+async function waitForHydration(page: Page) {
+  await expect(page.locator('html[data-hydrated]')).toBeAttached();
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small valid PNG of one colour, made from bytes (no image library needed). */
+function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill([r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(pixels)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A new Seller account, signed in in this page's browser context (`page.request` shares its cookies). */
+async function signUpSeller(page: Page) {
+  const name = `Sam Seller ${Date.now().toString(36)}`;
+  const email = `seller-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { name, email, password: 'long-enough-password-2026' },
+  });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const role = await page.request.post('/api/user', { data: { name, email, role: 'Seller' } });
+  expect(role.ok(), await role.text()).toBe(true);
+  return { name, email };
+}
+
+async function categoryId(page: Page, name: string): Promise<string> {
+  const categories = (await (await page.request.get('/api/category')).json()) as CategorySummary[];
+  const category = categories.find((candidate) => candidate.name === name);
+  if (!category) throw new Error(`No category ${name}`);
+  return category._id;
+}
+
+test.describe('selling', () => {
+  test('a new seller adds a car with two photos, sees it listed, advertises it and finds it on the home page', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const seller = await signUpSeller(page);
+    const carName = `Volt Cruiser ${Date.now().toString(36)}`;
+
+    // The spec's address of the form.
+    await page.goto('/product');
+    await expect(page).toHaveURL(/\/dashboard\/add-product$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Add a car' })).toBeVisible();
+    await expect(page.getByLabel('Seller name')).toHaveValue(seller.name);
+
+    // Sent empty, each field says what it needs and the first one takes focus.
+    await page.getByRole('button', { name: 'Add car' }).click();
+    const nameField = page.getByRole('textbox', { name: 'Name', exact: true });
+    await expect(nameField).toBeFocused();
+    await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+    for (const message of [
+      'Name is required',
+      'Category is required',
+      'Price is required',
+      'Condition is required',
+      'Description is required',
+      'Image is required',
+    ]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    const describedBy = await nameField.getAttribute('aria-describedby');
+    await expect(page.locator(`[id="${describedBy?.split(' ')[0]}"]`)).toHaveText(
+      'Name is required',
+    );
+
+    await nameField.fill(carName);
+    await page.getByLabel('Category').selectOption(CATEGORY);
+    await page.getByLabel('Asking price (USD)').fill('24500');
+    await page.getByLabel('Original price (USD)').fill('31999.50');
+    await page.getByLabel('Model year').fill('2022');
+    await page.getByLabel('Mileage (km, optional)').fill('42000');
+    await page.getByLabel('Condition').selectOption('Good');
+    await page.getByLabel('Location').fill('Tacoma, WA');
+    await page.getByLabel('Description').fill('One owner, winter tyres included.');
+
+    // Uploads are held back a moment, to see the form wait for them.
+    let releaseUploads!: () => void;
+    const uploadsHeld = new Promise<void>((resolve) => (releaseUploads = resolve));
+    await page.route('**/api/uploads', async (route) => {
+      await uploadsHeld;
+      await route.continue();
+    });
+    await page.getByLabel('Add photos').setInputFiles([
+      { name: 'front.png', mimeType: 'image/png', buffer: solidPng(64, 48, [200, 60, 40]) },
+      { name: 'side.png', mimeType: 'image/png', buffer: solidPng(64, 48, [40, 90, 200]) },
+    ]);
+    const photos = page.getByTestId('photo-item');
+    await expect(photos).toHaveCount(2);
+    await expect(page.getByRole('progressbar', { name: /^Uploading photo/ })).toHaveCount(2);
+    const addCar = page.getByRole('button', { name: 'Add car' });
+    await expect(addCar).toBeDisabled();
+    await expect(addCar).toHaveAccessibleDescription(
+      'Wait until 2 photos have finished uploading.',
+    );
+    releaseUploads();
+    await expect(photos.getByText('Uploaded')).toHaveCount(2);
+    await expect(page.getByText('Image is required', { exact: true })).toBeHidden();
+
+    // The second photo becomes the cover.
+    await page.getByRole('button', { name: 'Make photo 2 the cover' }).click();
+    await expect(page.getByRole('img', { name: 'Photo 1 (cover): side.png' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Photo 2: front.png' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Add car' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Product added' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/my-products$/);
+
+    // My Products lists it, on sale and unsold.
+    const row = page.getByTestId('my-car-row').filter({ hasText: carName });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('$24,500');
+    await expect(row).toContainText('On sale');
+    await expect(row.getByTestId('sale-label')).toHaveText('Unsold');
+
+    const mine = (await (await page.request.get('/api/my/listings')).json()) as MyListing[];
+    const car = mine.find((listing) => listing.name === carName);
+    expect(car).toBeDefined();
+    expect(car!.images).toHaveLength(2);
+    expect(car!.orprice).toBe(3_199_950);
+    expect(car!.categoryName).toBe(CATEGORY);
+
+    // Its category page shows it.
+    await page.goto(`/category/${await categoryId(page, CATEGORY)}`);
+    await expect(page.getByTestId('listing-card').filter({ hasText: carName })).toBeVisible();
+
+    // Advertised, it shows on the home page.
+    await page.goto('/myProduct');
+    await expect(page).toHaveURL(/\/dashboard\/my-products$/);
+    await page.getByRole('button', { name: `Advertise ${carName}` }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Advertised' })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Stop advertising ${carName}` })).toBeVisible();
+
+    await page.goto('/');
+    await waitForHydration(page);
+    const advertised = page.getByRole('region', { name: 'Cars on offer now' });
+    await expect(advertised).toBeVisible();
+    const link = advertised.getByRole('link').filter({ hasText: carName });
+    await expect(link).toHaveAttribute('href', `/listing/${car!._id}`);
+    await expect(advertised.getByTestId('advertised-car').first()).toContainText(carName);
+  });
+
+  test('a seller edits a car, then withdraws it: it cannot be advertised any more', async ({
+    page,
+  }) => {
+    await signUpSeller(page);
+    const carName = `Quiet Hatch ${Date.now().toString(36)}`;
+    const upload = await page.request.post('/api/uploads', {
+      multipart: {
+        image: { name: 'car.png', mimeType: 'image/png', buffer: solidPng(32, 24, [10, 140, 90]) },
+      },
+    });
+    expect(upload.ok(), await upload.text()).toBe(true);
+    const { data } = (await upload.json()) as { data: { url: string } };
+    const created = await page.request.post(`/api/product?name=${encodeURIComponent(CATEGORY)}`, {
+      data: {
+        name: carName,
+        reprice: 1_500_000,
+        orprice: 2_000_000,
+        location: 'Boise, ID',
+        year: 2019,
+        condition: 'Fair',
+        describe: 'Runs well.',
+        images: [data.url],
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+
+    await page.goto('/dashboard/my-products');
+    const row = page.getByTestId('my-car-row').filter({ hasText: carName });
+    await expect(row).toContainText('$15,000');
+
+    // Edit: the same form, filled in; only the price changes.
+    await row.getByRole('button', { name: `Edit ${carName}` }).click();
+    const editor = page.getByRole('dialog', { name: `Edit ${carName}` });
+    await expect(editor.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(carName);
+    await expect(editor.getByLabel('Condition')).toHaveValue('Fair');
+    await expect(editor.getByTestId('photo-item')).toHaveCount(1);
+    await editor.getByLabel('Asking price (USD)').fill('14250');
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Changes saved' })).toBeVisible();
+    await expect(editor).toBeHidden();
+    await expect(row).toContainText('$14,250');
+
+    await row.getByRole('button', { name: `Withdraw ${carName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Withdraw ${carName}?` });
+    await expect(dialog).toContainText('Nobody has an open booking of it.');
+    await dialog.getByRole('button', { name: 'Withdraw car' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Car withdrawn' })).toBeVisible();
+
+    await expect(row).toContainText('Withdrawn');
+    const advertise = row.getByRole('button', { name: `Advertise ${carName}` });
+    await expect(advertise).toHaveAttribute('aria-disabled', 'true');
+    await expect(advertise).toHaveAccessibleDescription(/Withdrawn cars cannot be withdrawn again/);
+  });
+});

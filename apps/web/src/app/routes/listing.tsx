@@ -1,0 +1,141 @@
+import type { ListingDetail, ListingStatus } from '@carmarket/shared';
+import { Link, useParams } from 'react-router';
+
+import { LoadError } from '../../components/ui/load-error';
+import { RequireAuth } from '../../features/auth/components/require-auth';
+import { BookButton } from '../../features/bookings/components/book-button';
+import { useListing } from '../../features/listings/api/get-listing';
+import { ListingFacts } from '../../features/listings/components/listing-facts';
+import { ListingGallery } from '../../features/listings/components/listing-gallery';
+import { ListingPrice } from '../../features/listings/components/listing-price';
+import { VerifiedBadge } from '../../features/listings/components/verified-badge';
+import { ApiError } from '../../lib/api-client';
+import { usePage } from '../../lib/page';
+import { NotFound } from './not-found';
+
+const STATUS_LABELS: Partial<Record<ListingStatus, string>> = {
+  reserved: 'Reserved: another buyer is paying',
+  sold: 'Sold',
+  withdrawn: 'Withdrawn by the seller',
+  removed: 'Removed',
+};
+
+const bar = 'animate-pulse rounded-lg bg-base-300';
+
+function ListingSkeleton() {
+  return (
+    <div aria-hidden="true" className="grid gap-8 lg:grid-cols-12">
+      <div className="aspect-[3/2] w-full animate-pulse rounded-box bg-base-200 lg:col-span-7" />
+      <div className="lg:col-span-5">
+        <div className={`h-4 w-24 ${bar}`} />
+        <div className={`mt-4 h-9 w-4/5 ${bar}`} />
+        <div className={`mt-4 h-5 w-48 ${bar}`} />
+        <div className={`mt-6 h-9 w-40 ${bar}`} />
+        <div className={`mt-6 h-11 w-full ${bar}`} />
+        <div className={`mt-8 h-28 w-full ${bar}`} />
+      </div>
+    </div>
+  );
+}
+
+function ListingView({ listing }: { listing: ListingDetail }) {
+  const statusLabel = STATUS_LABELS[listing.status];
+  return (
+    <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">
+      <div className="lg:col-span-7">
+        <ListingGallery listing={listing} />
+      </div>
+      <div className="min-w-0 lg:col-span-5">
+        <p className="section-eyebrow">
+          <Link to={`/category/${listing.categoryId}`} className="hover:underline">
+            {listing.categoryName}
+          </Link>
+        </p>
+        <h1
+          id="listing-title"
+          className="mt-2 text-3xl leading-tight font-extrabold tracking-tight sm:text-4xl"
+        >
+          {listing.name}
+        </h1>
+        <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
+          <span>
+            Seller: <span className="font-semibold text-base-content">{listing.seller}</span>
+          </span>
+          {listing.sellerVerified && <VerifiedBadge />}
+        </p>
+        {statusLabel && (
+          <p className="mt-4 inline-block rounded-full bg-base-200 px-3 py-1 text-sm font-semibold">
+            {statusLabel}
+          </p>
+        )}
+        <div className="mt-5">
+          <ListingPrice
+            reprice={listing.reprice}
+            orprice={listing.orprice}
+            currency={listing.currency}
+            size="lg"
+          />
+        </div>
+        <BookButton listing={listing} className="mt-6 max-w-sm" />
+        <ListingFacts
+          listing={listing}
+          className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
+        />
+      </div>
+      <section aria-labelledby="description-title" className="lg:col-span-7">
+        <h2 id="description-title" className="text-xl font-bold">
+          About this car
+        </h2>
+        <p className="mt-3 leading-7 whitespace-pre-line">{listing.description}</p>
+      </section>
+    </article>
+  );
+}
+
+function ListingPage() {
+  const { id = '' } = useParams();
+  const { data, error, isPending, isError, refetch, isFetching } = useListing(id);
+  usePage({ title: data?.name ?? 'Car' });
+
+  if (isError && error instanceof ApiError && (error.status === 404 || error.status === 400)) {
+    return <NotFound what="this car" />;
+  }
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+      <Link
+        to={data ? `/category/${data.categoryId}` : '/#categories'}
+        className="text-link text-sm"
+      >
+        ← {data ? `Back to ${data.categoryName}` : 'All categories'}
+      </Link>
+      <div className="mt-6">
+        {isPending ? (
+          <>
+            <p role="status" className="sr-only">
+              Loading the car…
+            </p>
+            <ListingSkeleton />
+          </>
+        ) : isError ? (
+          <LoadError
+            what="this car"
+            error={error}
+            retrying={isFetching}
+            onRetry={() => void refetch()}
+          />
+        ) : (
+          <ListingView listing={data} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+export default function ListingRoute() {
+  return (
+    <RequireAuth>
+      <ListingPage />
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,144 @@
+import { formatMoney, type AuditEntry } from '@carmarket/shared';
+
+import { LoadError } from '../../../components/ui/load-error';
+import { formatDateTime } from '../../../lib/format-date';
+import { usePage } from '../../../lib/page';
+import { useAuditLog } from '../api/audit';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What happened and to whom, in words, from the entry's action and details. */
+export function describeEntry(entry: AuditEntry): { what: string; whom: string } {
+  const { details } = entry;
+  switch (entry.action) {
+    case 'user.verify':
+      return { what: 'Verified a seller', whom: text(details.email) ?? 'a user' };
+    case 'user.delete': {
+      const effects = [
+        count(details.carsRemoved) > 0 && `${plural(count(details.carsRemoved), 'car')} removed`,
+        count(details.bookingsCancelled) > 0 &&
+          `${plural(count(details.bookingsCancelled), 'booking')} cancelled`,
+      ].filter(Boolean);
+      return {
+        what: `Deleted ${text(details.role) ? `a ${text(details.role)}` : 'an'} account${effects.length ? ` (${effects.join(', ')})` : ''}`,
+        whom: text(details.email) ?? 'a user',
+      };
+    }
+    case 'sale': {
+      const amount =
+        typeof details.amountCents === 'number' && text(details.currency)
+          ? ` for ${formatMoney(details.amountCents, text(details.currency)!)}`
+          : '';
+      return {
+        what: `Car sold${amount}`,
+        whom: text(details.buyerEmail) ? `bought by ${text(details.buyerEmail)}` : 'a buyer',
+      };
+    }
+    case 'payment.refunded':
+      return {
+        what: `Payment refunded${text(details.reason) ? `: ${text(details.reason)}` : ''}`,
+        whom: `booking ${entry.targetId?.slice(0, 8) ?? ''}`,
+      };
+    default:
+      return { what: entry.action, whom: `${entry.targetType} ${entry.targetId ?? ''}` };
+  }
+}
+
+function Who({ entry }: { entry: AuditEntry }) {
+  if (!entry.actor) return <span className="text-muted">CarMarket (automatic)</span>;
+  return (
+    <>
+      <span className="block font-semibold">{entry.actor.name}</span>
+      <span className="block text-sm break-all text-muted">{entry.actor.email}</span>
+    </>
+  );
+}
+
+/** Audit log (`/dashboard/audit`): who did what to whom, and when; newest first. */
+export function AuditPage() {
+  usePage({ title: 'Audit log' });
+  const { data, error, isPending, isError, refetch, isFetching } = useAuditLog();
+
+  return (
+    <section aria-labelledby="audit-title">
+      <p className="section-eyebrow">Administration</p>
+      <h1 id="audit-title" className="mt-2 text-3xl font-extrabold tracking-tight">
+        Audit log
+      </h1>
+      <p className="mt-3 max-w-2xl leading-7 text-muted">
+        The latest 100 verifications, deletions, sales and refunds, newest first.
+      </p>
+      <div className="mt-6">
+        {isPending ? (
+          <p role="status" className="animate-pulse text-muted">
+            Loading the audit log…
+          </p>
+        ) : isError ? (
+          <LoadError
+            what="the audit log"
+            error={error}
+            retrying={isFetching}
+            onRetry={() => void refetch()}
+          />
+        ) : data.length === 0 ? (
+          <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
+            <p className="font-semibold">Nothing recorded yet</p>
+            <p className="mt-1 text-muted">
+              Verifications, deletions, sales and refunds will show here.
+            </p>
+          </div>
+        ) : (
+          <>
+            <div className="hidden overflow-x-auto rounded-box border border-base-300 [contain:inline-size] sm:block">
+              <table className="table [&_thead]:text-muted">
+                <caption className="sr-only">Audit log, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Who</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Whom</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((entry) => {
+                    const { what, whom } = describeEntry(entry);
+                    return (
+                      <tr key={entry._id} data-testid="audit-row">
+                        <td className="whitespace-nowrap">
+                          <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                        </td>
+                        <td>
+                          <Who entry={entry} />
+                        </td>
+                        <td>{what}</td>
+                        <td className="break-all">{whom}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <ul className="grid gap-3 sm:hidden">
+              {data.map((entry) => {
+                const { what, whom } = describeEntry(entry);
+                return (
+                  <li key={entry._id} className="rounded-box border border-base-300 p-4">
+                    <p className="font-semibold">{what}</p>
+                    <p className="text-sm break-all">{whom}</p>
+                    <p className="mt-2 text-sm text-muted">
+                      By {entry.actor ? entry.actor.name : 'CarMarket (automatic)'} ·{' '}
+                      <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                    </p>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

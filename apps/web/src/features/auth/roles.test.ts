@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+
+import { canOpen, rolesLabel } from './roles';
+
+describe('roles', () => {
+  it('lets each role open its own pages and admins open every page', () => {
+    expect(canOpen('Buyer', ['Buyer'])).toBe(true);
+    expect(canOpen('Seller', ['Buyer'])).toBe(false);
+    expect(canOpen('Buyer', ['admin'])).toBe(false);
+    expect(canOpen('admin', ['Buyer'])).toBe(true);
+    expect(canOpen('admin', ['Seller'])).toBe(true);
+  });
+
+  it('keeps an account without a role out of role pages, but not out of the others', () => {
+    expect(canOpen(null, ['Seller'])).toBe(false);
+    expect(canOpen(null, undefined)).toBe(true);
+  });
+
+  it('names who a page is for', () => {
+    expect(rolesLabel(['Seller'])).toBe('Seller accounts');
+    expect(rolesLabel(['Seller', 'Buyer'])).toBe('Seller or Buyer accounts');
+    expect(rolesLabel(['admin'])).toBe('administrators');
+  });
+});

@@ -1,0 +1,340 @@
+import { formatMoney, type Booking } from '@carmarket/shared';
+import { useState } from 'react';
+import { Link } from 'react-router';
+
+import { Dialog } from '../../../components/ui/dialog';
+import { CheckIcon } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
+import { errorMessage } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { useSession } from '../../auth/use-session';
+import { useCancelBooking } from '../api/cancel-booking';
+import { useMyBookings } from '../api/get-my-bookings';
+import { BookingStatusBadge } from '../components/booking-status-badge';
+
+const bookedOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+function BookedDate({ booking }: { booking: Booking }) {
+  return <time dateTime={booking.createdAt}>{bookedOn.format(new Date(booking.createdAt))}</time>;
+}
+
+export function paymentPath(bookingId: string): string {
+  return `/dashboard/payment/${bookingId}`;
+}
+
+/** Thumbnail and name, both linking to the car's page. */
+function CarLink({ booking }: { booking: Booking }) {
+  return (
+    <Link
+      to={`/listing/${booking.listingId}`}
+      className="group flex min-w-0 items-center gap-3 font-semibold"
+    >
+      {booking.img ? (
+        <img
+          src={booking.img}
+          alt=""
+          width={72}
+          height={48}
+          loading="lazy"
+          decoding="async"
+          className="h-12 w-18 shrink-0 rounded-lg bg-base-200 object-cover"
+        />
+      ) : (
+        <span className="h-12 w-18 shrink-0 rounded-lg bg-base-200" aria-hidden="true" />
+      )}
+      <span className="min-w-0 group-hover:text-primary group-hover:underline">{booking.name}</span>
+    </Link>
+  );
+}
+
+/** Pay and Cancel for a pending booking, "Paid" for a paid one, nothing otherwise. */
+function BookingActions({
+  booking,
+  onCancel,
+}: {
+  booking: Booking;
+  onCancel: (booking: Booking) => void;
+}) {
+  if (booking.status === 'paid') {
+    return (
+      <span className="inline-flex items-center gap-1 font-semibold text-success">
+        <CheckIcon className="size-5" />
+        Paid
+      </span>
+    );
+  }
+  if (booking.status === 'cancelled') {
+    return <span className="text-sm text-muted">You cancelled this booking</span>;
+  }
+  if (booking.status === 'closed') {
+    return (
+      <span className="text-sm text-muted">The car was sold to someone else or taken off sale</span>
+    );
+  }
+  return (
+    <div className="flex gap-2">
+      <Link to={paymentPath(booking._id)} className="button button-primary button-sm">
+        Pay<span className="sr-only"> for the {booking.name}</span>
+      </Link>
+      <button
+        type="button"
+        className="button button-outline button-sm"
+        onClick={() => onCancel(booking)}
+      >
+        Cancel<span className="sr-only"> the booking of the {booking.name}</span>
+      </button>
+    </div>
+  );
+}
+
+function OrdersTable({
+  bookings,
+  onCancel,
+}: {
+  bookings: Booking[];
+  onCancel: (booking: Booking) => void;
+}) {
+  const head = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-muted uppercase';
+  const cell = 'px-4 py-3 align-middle';
+  return (
+    <div className="hidden overflow-x-auto rounded-box border border-base-300 @2xl:block">
+      <table className="w-full text-sm">
+        <caption className="sr-only">Your bookings, newest first</caption>
+        <thead className="bg-base-200">
+          <tr>
+            <th scope="col" className={head}>
+              Car
+            </th>
+            <th scope="col" className={head}>
+              Price
+            </th>
+            <th scope="col" className={head}>
+              Booked
+            </th>
+            <th scope="col" className={head}>
+              Status
+            </th>
+            <th scope="col" className={head}>
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {bookings.map((booking) => (
+            <tr key={booking._id} className="border-t border-base-300" data-testid="order-row">
+              <td className={`${cell} min-w-56`}>
+                <CarLink booking={booking} />
+              </td>
+              <td className={`${cell} font-semibold whitespace-nowrap`}>
+                {formatMoney(booking.price, booking.currency)}
+              </td>
+              <td className={`${cell} whitespace-nowrap text-muted`}>
+                <BookedDate booking={booking} />
+              </td>
+              <td className={cell}>
+                <BookingStatusBadge status={booking.status} />
+              </td>
+              <td className={cell}>
+                <BookingActions booking={booking} onCancel={onCancel} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OrdersCards({
+  bookings,
+  onCancel,
+}: {
+  bookings: Booking[];
+  onCancel: (booking: Booking) => void;
+}) {
+  return (
+    <ul className="grid gap-4 @2xl:hidden">
+      {bookings.map((booking) => (
+        <li
+          key={booking._id}
+          className="rounded-box border border-base-300 bg-base-100 p-4 card-shadow"
+          data-testid="order-card"
+        >
+          <CarLink booking={booking} />
+          <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+            <div>
+              <dt className="text-xs font-semibold tracking-wide text-muted uppercase">Price</dt>
+              <dd className="font-semibold">{formatMoney(booking.price, booking.currency)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs font-semibold tracking-wide text-muted uppercase">Booked</dt>
+              <dd>
+                <BookedDate booking={booking} />
+              </dd>
+            </div>
+            <div className="col-span-2">
+              <dt className="sr-only">Status</dt>
+              <dd>
+                <BookingStatusBadge status={booking.status} />
+              </dd>
+            </div>
+          </dl>
+          <div className="mt-4">
+            <BookingActions booking={booking} onCancel={onCancel} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function OrdersSkeleton() {
+  return (
+    <div aria-hidden="true" className="grid gap-3">
+      {Array.from({ length: 3 }, (_, index) => (
+        <div
+          key={index}
+          className="flex h-18 animate-pulse items-center gap-3 rounded-box border border-base-300 px-4"
+        >
+          <div className="h-12 w-18 rounded-lg bg-base-300" />
+          <div className="h-4 w-1/3 rounded-lg bg-base-300" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function CancelBookingDialog({
+  booking,
+  onClose,
+}: {
+  booking: Booking | null;
+  onClose: () => void;
+}) {
+  const cancel = useCancelBooking();
+  const [error, setError] = useState<string | null>(null);
+
+  function handleClose() {
+    setError(null);
+    cancel.reset();
+    onClose();
+  }
+
+  function handleConfirm() {
+    if (!booking) return;
+    setError(null);
+    cancel.mutate(booking._id, {
+      onSuccess: () => {
+        toast.success('Booking cancelled');
+        handleClose();
+      },
+      onError: (failure) => setError(errorMessage(failure)),
+    });
+  }
+
+  return (
+    <Dialog
+      open={booking !== null}
+      onClose={handleClose}
+      title="Cancel this booking?"
+      description={
+        booking && (
+          <>
+            Your booking of the <strong className="text-base-content">{booking.name}</strong> at{' '}
+            {formatMoney(booking.price, booking.currency)} will be cancelled. You can book the car
+            again while it is available.
+          </>
+        )
+      }
+      busy={cancel.isPending}
+    >
+      {error && (
+        <p role="alert" className="alert alert-error alert-soft mb-4">
+          {error}
+        </p>
+      )}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button
+          type="button"
+          className="button button-outline"
+          onClick={handleClose}
+          disabled={cancel.isPending}
+        >
+          Keep booking
+        </button>
+        <button
+          type="button"
+          className="button bg-error text-error-content hover:bg-error/90"
+          onClick={handleConfirm}
+          disabled={cancel.isPending}
+          aria-busy={cancel.isPending || undefined}
+        >
+          {cancel.isPending && (
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+          )}
+          {cancel.isPending ? 'Cancelling…' : 'Cancel booking'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** My Orders (`/dashboard/orders`, `/orders`): the buyer's bookings with Pay, Paid and Cancel. */
+export function MyOrdersPage() {
+  const { user } = useSession();
+  const email = user?.email ?? '';
+  const { data, error, isPending, isError, refetch, isFetching } = useMyBookings(email);
+  const [cancelling, setCancelling] = useState<Booking | null>(null);
+
+  let body;
+  if (isPending) {
+    body = (
+      <>
+        <p role="status" className="sr-only">
+          Loading your bookings…
+        </p>
+        <OrdersSkeleton />
+      </>
+    );
+  } else if (isError) {
+    body = (
+      <LoadError
+        what="your bookings"
+        error={error}
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
+    );
+  } else if (data.length === 0) {
+    body = (
+      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
+        <p className="text-lg font-semibold">You have not booked a car yet</p>
+        <p className="mt-1 text-muted">
+          Find one you like in a category and book it; it will show up here.
+        </p>
+        <Link to="/#categories" className="button button-primary mt-5">
+          Browse cars
+        </Link>
+      </div>
+    );
+  } else {
+    body = (
+      <div className="@container">
+        <OrdersTable bookings={data} onCancel={setCancelling} />
+        <OrdersCards bookings={data} onCancel={setCancelling} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="max-w-5xl">
+      <p className="section-eyebrow">Buying</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">My Orders</h1>
+      <p className="mt-3 text-lg text-muted">
+        The cars you booked. Pay for one to make it yours; until then other buyers can book it too.
+      </p>
+      <div className="mt-8">{body}</div>
+      <CancelBookingDialog booking={cancelling} onClose={() => setCancelling(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,201 @@
+import { formatMoney, type Stats } from '@carmarket/shared';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { LoadError } from '../../../components/ui/load-error';
+import { useStats } from '../api/get-stats';
+import { BarChart, type Bar } from './bar-chart';
+import { SalesChart } from './sales-chart';
+
+const BOOKING_STATUSES = [
+  ['pending', 'Awaiting payment'],
+  ['paid', 'Paid'],
+  ['cancelled', 'Cancelled'],
+  ['closed', 'Closed'],
+] as const;
+
+const LISTING_STATUSES = [
+  ['available', 'On sale'],
+  ['reserved', 'Being paid for'],
+  ['sold', 'Sold'],
+  ['withdrawn', 'Withdrawn'],
+] as const;
+
+const ROLES = [
+  ['Buyer', 'Buyers'],
+  ['Seller', 'Sellers'],
+  ['admin', 'Admins'],
+  ['none', 'No role yet'],
+] as const;
+
+/** Bars in a fixed order, so that charts read the same from one visit to the next. */
+function barsOf(counts: Record<string, number>, labels: readonly (readonly [string, string])[]) {
+  return labels.map(([key, label]): Bar => ({ label, value: counts[key] ?? 0 }));
+}
+
+const sum = (counts: Record<string, number>) =>
+  Object.values(counts).reduce((total, value) => total + value, 0);
+
+function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="min-w-0 rounded-box border border-base-300 bg-base-100 p-4 sm:p-5">
+      <dt className="text-sm font-medium text-muted">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold tracking-tight break-words sm:text-3xl">{value}</dd>
+      {hint && <dd className="mt-1 text-sm text-muted">{hint}</dd>}
+    </div>
+  );
+}
+
+function Figures({ children }: { children: ReactNode }) {
+  return <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">{children}</dl>;
+}
+
+function BuyerOverview({ stats }: { stats: Stats }) {
+  const bookings = stats.bookingsByStatus;
+  return (
+    <>
+      <Figures>
+        <Figure
+          label="Total spent"
+          value={formatMoney(stats.spentCents, stats.currency)}
+          hint="On cars you have paid for"
+        />
+        <Figure label="Bookings" value={sum(bookings)} />
+        <Figure
+          label="Awaiting payment"
+          value={bookings.pending ?? 0}
+          hint={
+            (bookings.pending ?? 0) > 0 ? (
+              <Link to="/dashboard/orders" className="text-link">
+                Pay in My Orders
+              </Link>
+            ) : undefined
+          }
+        />
+        <Figure label="Paid" value={bookings.paid ?? 0} />
+      </Figures>
+      <BarChart title="Your bookings by status" bars={barsOf(bookings, BOOKING_STATUSES)} />
+    </>
+  );
+}
+
+function salesTotal(stats: Stats) {
+  return stats.sales.reduce((total, point) => total + point.amountCents, 0);
+}
+
+function SellerOverview({ stats }: { stats: Stats }) {
+  const cars = stats.listingsByStatus;
+  const bookings = stats.bookingsByStatus;
+  return (
+    <>
+      <Figures>
+        <Figure label="Cars on sale" value={cars.available ?? 0} />
+        <Figure label="Cars sold" value={cars.sold ?? 0} />
+        <Figure label="Open bookings" value={bookings.pending ?? 0} hint="Buyers yet to pay" />
+        <Figure
+          label="Sales, last 30 days"
+          value={formatMoney(salesTotal(stats), stats.currency)}
+        />
+      </Figures>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <BarChart title="Your cars by status" bars={barsOf(cars, LISTING_STATUSES)} />
+        <BarChart
+          title="Bookings of your cars"
+          bars={barsOf(bookings, BOOKING_STATUSES)}
+          tone="secondary"
+        />
+      </div>
+      <SalesChart
+        title="Your sales over the last 30 days"
+        sales={stats.sales}
+        currency={stats.currency}
+      />
+    </>
+  );
+}
+
+function AdminOverview({ stats }: { stats: Stats }) {
+  const users = stats.usersByRole;
+  const cars = stats.listingsByStatus;
+  const roles = ROLES.filter(([key]) => key !== 'none' || (users.none ?? 0) > 0);
+  return (
+    <>
+      <Figures>
+        <Figure label="Users" value={sum(users)} />
+        <Figure label="Cars on sale" value={cars.available ?? 0} />
+        <Figure label="Paid bookings" value={stats.bookingsByStatus.paid ?? 0} />
+        <Figure
+          label="Sales, last 30 days"
+          value={formatMoney(salesTotal(stats), stats.currency)}
+        />
+      </Figures>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <BarChart title="Users by role" bars={barsOf(users, roles)} tone="secondary" />
+        <BarChart
+          title="Cars by status"
+          bars={barsOf(cars, [...LISTING_STATUSES, ['removed', 'Removed by an admin']])}
+        />
+      </div>
+      <SalesChart
+        title="Sales over the last 30 days"
+        sales={stats.sales}
+        currency={stats.currency}
+      />
+    </>
+  );
+}
+
+/**
+ * The dashboard home's pictures, from `GET /api/stats`: a buyer's bookings and spending, a
+ * seller's cars, bookings and sales, and for admins the whole marketplace.
+ */
+export function RoleOverview() {
+  const { data, error, isPending, isError, refetch, isFetching } = useStats();
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <div aria-hidden="true" className="grid gap-4">
+        <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+          {[0, 1, 2, 3].map((index) => (
+            <div key={index} className="h-28 animate-pulse rounded-box bg-base-200" />
+          ))}
+        </div>
+        <div className="h-64 animate-pulse rounded-box bg-base-200" />
+      </div>
+    );
+  } else if (isError) {
+    body = (
+      <LoadError
+        what="your overview"
+        error={error}
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
+    );
+  } else if (data.role === 'admin') {
+    body = <AdminOverview stats={data} />;
+  } else if (data.role === 'Seller') {
+    body = <SellerOverview stats={data} />;
+  } else if (data.role === 'Buyer') {
+    body = <BuyerOverview stats={data} />;
+  } else {
+    return null;
+  }
+
+  return (
+    <section aria-labelledby="overview-title" aria-busy={isPending || undefined} className="mt-10">
+      <h2 id="overview-title" className="text-2xl font-bold tracking-tight">
+        Overview
+      </h2>
+      {isPending && (
+        <p role="status" className="sr-only">
+          Loading your overview…
+        </p>
+      )}
+      <div className="mt-4 grid gap-4">{body}</div>
+    </section>
+  );
+}
+
+export default RoleOverview;

@@ -1,0 +1,19 @@
+import type { ListingDetail } from '@carmarket/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '../../../lib/api-client';
+
+/** `GET /api/listings/:id`: one car with its photos, description and category (signed in). */
+export function getListing(id: string, signal?: AbortSignal): Promise<ListingDetail> {
+  return api.get<ListingDetail>(`/listings/${encodeURIComponent(id)}`, signal ? { signal } : {});
+}
+
+export const listingQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['listing', id],
+    queryFn: ({ signal }) => getListing(id, signal),
+  });
+
+export function useListing(id: string) {
+  return useQuery(listingQueryOptions(id));
+}

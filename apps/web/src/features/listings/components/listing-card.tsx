@@ -1,0 +1,121 @@
+import type { ListingCard as Listing } from '@carmarket/shared';
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { ListingFacts } from './listing-facts';
+import { ListingPrice } from './listing-price';
+import { VerifiedBadge } from './verified-badge';
+
+/** Width of the thumbnails the server makes; cards show those, wide screens the full photo. */
+const THUMB_WIDTH = 480;
+
+export function listingPath(id: string): string {
+  return `/listing/${id}`;
+}
+
+const cardClass =
+  'flex h-full flex-col overflow-hidden rounded-box border border-base-300 bg-base-100 card-shadow';
+
+function CardPhoto({ listing }: { listing: Listing }) {
+  const photo = listing.images[0];
+  const src = photo?.thumbUrl ?? listing.img;
+  if (!src) {
+    return (
+      <div className="flex aspect-[3/2] w-full items-center justify-center bg-base-200 text-sm text-muted">
+        No photo yet
+      </div>
+    );
+  }
+  const srcSet =
+    photo && photo.width > THUMB_WIDTH
+      ? `${photo.thumbUrl} ${THUMB_WIDTH}w, ${photo.url} ${photo.width}w`
+      : undefined;
+  return (
+    <img
+      src={src}
+      srcSet={srcSet}
+      sizes="(min-width: 1024px) 22rem, (min-width: 640px) 50vw, 100vw"
+      width={THUMB_WIDTH}
+      height={THUMB_WIDTH * (2 / 3)}
+      alt={`Photo of the ${listing.name}`}
+      loading="lazy"
+      decoding="async"
+      className="aspect-[3/2] w-full bg-base-200 object-cover"
+    />
+  );
+}
+
+/**
+ * One car of a category: photo and name link to the car page; `action` (the Book button) sits
+ * at the bottom, so the buttons of a row line up.
+ */
+export function ListingCard({ listing, action }: { listing: Listing; action: ReactNode }) {
+  const titleId = useId();
+  const href = listingPath(listing._id);
+  return (
+    <article aria-labelledby={titleId} className={cardClass} data-testid="listing-card">
+      {/* The name below is the link for keyboards and screen readers; this one is for pointers. */}
+      <Link to={href} tabIndex={-1} aria-hidden="true" className="block">
+        <CardPhoto listing={listing} />
+      </Link>
+      <div className="flex flex-1 flex-col p-5">
+        <h2 id={titleId} className="line-clamp-2 text-lg sm:min-h-14 leading-7 font-bold">
+          <Link to={href} className="hover:text-primary hover:underline">
+            {listing.name}
+          </Link>
+        </h2>
+        <p className="mt-1 flex min-h-6 flex-wrap items-center gap-x-2 text-sm leading-6 text-muted">
+          <span>
+            Seller: <span className="font-medium text-base-content">{listing.seller}</span>
+          </span>
+          {listing.sellerVerified && <VerifiedBadge />}
+        </p>
+        <div className="mt-3">
+          <ListingPrice
+            reprice={listing.reprice}
+            orprice={listing.orprice}
+            currency={listing.currency}
+          />
+        </div>
+        <ListingFacts listing={listing} className="mt-4" />
+        <div className="mt-auto pt-5">{action}</div>
+      </div>
+    </article>
+  );
+}
+
+/** The size of a card (with a line for the Book button's reason when `withNote`). */
+export function ListingCardSkeleton({ withNote = false }: { withNote?: boolean }) {
+  const bar = 'animate-pulse rounded-lg bg-base-300';
+  return (
+    <div className={cardClass} aria-hidden="true">
+      <div className="aspect-[3/2] w-full animate-pulse bg-base-200" />
+      <div className="flex flex-1 flex-col p-5">
+        <div className="sm:min-h-14">
+          <div className={`my-1 h-5 w-4/5 ${bar}`} />
+        </div>
+        <div className="mt-1 flex h-6 items-center">
+          <div className={`h-4 w-36 ${bar}`} />
+        </div>
+        <div className="mt-3 flex h-8 items-center">
+          <div className={`h-6 w-28 ${bar}`} />
+        </div>
+        <div className="mt-4 grid grid-cols-2 gap-x-4 gap-y-3">
+          {Array.from({ length: 4 }, (_, index) => (
+            <div key={index} className="h-10 py-0.5">
+              <div className={`h-3.5 w-16 ${bar}`} />
+              <div className={`mt-1.5 h-4 w-24 ${bar}`} />
+            </div>
+          ))}
+        </div>
+        <div className="mt-auto pt-5">
+          <div className="flex gap-3">
+            <div className={`h-11 flex-1 ${bar}`} />
+            <div className={`h-11 flex-1 ${bar}`} />
+          </div>
+          {withNote && <div className="mt-2 h-5" />}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { formatMoney } from '@carmarket/shared';
+
+/** The asking price, large, with the original price struck through beside it. */
+export function ListingPrice({
+  reprice,
+  orprice,
+  currency,
+  size = 'md',
+}: {
+  reprice: number;
+  orprice: number;
+  currency: string;
+  size?: 'md' | 'lg';
+}) {
+  const large = size === 'lg';
+  return (
+    <p className="flex flex-wrap items-baseline gap-x-2">
+      <span className="sr-only">Asking price </span>
+      <span
+        className={`font-extrabold tracking-tight text-primary ${large ? 'text-3xl leading-10' : 'text-2xl leading-8'}`}
+      >
+        {formatMoney(reprice, currency)}
+      </span>
+      {orprice > reprice && (
+        <>
+          <span className="sr-only">, originally </span>
+          <del className={`text-muted ${large ? 'text-lg' : 'text-base'}`}>
+            {formatMoney(orprice, currency)}
+          </del>
+        </>
+      )}
+    </p>
+  );
+}

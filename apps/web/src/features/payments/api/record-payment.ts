@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '../../../lib/api-client';
+
+export interface RecordedPayment {
+  acknowledged: true;
+  insertedId: string;
+  bookingId: string;
+  transactionId: string;
+  paidAt: string;
+}
+
+/**
+ * `POST /api/payments`: after the processor confirmed the card, the server checks with it and
+ * marks the booking paid and the car sold. Safe to send again.
+ */
+export function recordPayment(input: {
+  bookingId: string;
+  transactionId: string;
+}): Promise<RecordedPayment> {
+  return api.post<RecordedPayment>('/payments', input);
+}
+
+export function useRecordPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: recordPayment,
+    // The booking, the buyer's orders and the car's category all change with a sale (or a
+    // refund). Not awaited: the page shows the outcome at once rather than after the refetches.
+    onSettled: () => {
+      for (const queryKey of [['bookings'], ['category'], ['categories'], ['listing']]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    },
+  });
+}

@@ -1,0 +1,116 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+
+import { Field } from '../../../components/ui/field';
+import { errorMessage } from '../../../lib/api-client';
+
+export interface Billing {
+  name: string;
+  email: string;
+}
+
+/**
+ * What both card forms share: the billing name and email, the Pay button and the card error
+ * below it. The processor's own part (`cardFields`) and `confirm` differ per processor.
+ */
+export function PaymentForm({
+  cardFields,
+  cardComplete,
+  ready,
+  amount,
+  defaultBilling,
+  confirm,
+  onSucceeded,
+  onCardError,
+  children,
+}: {
+  cardFields: ReactNode;
+  /** Every card field is filled in. */
+  cardComplete: boolean;
+  /** The payment intent (and the processor's script) are ready. */
+  ready: boolean;
+  /** The formatted amount, for the Pay button. */
+  amount: string;
+  defaultBilling: Billing;
+  /** Confirms the card payment; answers the transaction id, or throws with the card error. */
+  confirm: (billing: Billing) => Promise<string>;
+  onSucceeded: (transactionId: string) => Promise<void>;
+  onCardError?: () => void;
+  /** Above the fields, e.g. the sandbox's test cards. */
+  children?: ReactNode;
+}) {
+  const [billing, setBilling] = useState(defaultBilling);
+  const [processing, setProcessing] = useState(false);
+  const [cardError, setCardError] = useState<string | null>(null);
+  const billingComplete = billing.name.trim() !== '' && /.@./.test(billing.email);
+  const canPay = ready && cardComplete && billingComplete && !processing;
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!canPay) return;
+    setProcessing(true);
+    setCardError(null);
+    let transactionId: string;
+    try {
+      transactionId = await confirm({ name: billing.name.trim(), email: billing.email.trim() });
+    } catch (error) {
+      setCardError(error instanceof Error && error.message ? error.message : errorMessage(error));
+      setProcessing(false);
+      onCardError?.();
+      return;
+    }
+    // The page takes over from here (it records the payment and shows the outcome).
+    await onSucceeded(transactionId);
+    setProcessing(false);
+  }
+
+  return (
+    <form noValidate className="form-stack" onSubmit={(event) => void handleSubmit(event)}>
+      {children}
+      {cardFields}
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Name on card">
+          {(control) => (
+            <input
+              {...control}
+              value={billing.name}
+              onChange={(event) => setBilling({ ...billing, name: event.target.value })}
+              autoComplete="cc-name"
+              required
+              className="input w-full"
+            />
+          )}
+        </Field>
+        <Field label="Email for the receipt">
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              value={billing.email}
+              onChange={(event) => setBilling({ ...billing, email: event.target.value })}
+              autoComplete="email"
+              required
+              className="input w-full"
+            />
+          )}
+        </Field>
+      </div>
+      <div>
+        {/* aria-disabled rather than disabled: the button keeps focus while the card is sent. */}
+        <button
+          type="submit"
+          className="button button-primary button-lg w-full"
+          aria-disabled={!canPay || undefined}
+          aria-busy={processing || undefined}
+        >
+          {processing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {processing ? 'Processing…' : `Pay ${amount}`}
+        </button>
+        {cardError && (
+          <p role="alert" className="mt-3 font-semibold text-error">
+            {cardError}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,424 @@
+import { formatMoney, type Booking } from '@carmarket/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { CheckIcon } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../auth/use-session';
+import { useBooking } from '../../bookings/api/get-booking';
+import { bookingKeys } from '../../bookings/api/query-keys';
+import { BookingStatusBadge } from '../../bookings/components/booking-status-badge';
+import { usePaymentIntent } from '../api/create-payment-intent';
+import { usePaymentConfig } from '../api/get-payment-config';
+import { useRecordPayment } from '../api/record-payment';
+import { SandboxPaymentForm } from '../components/sandbox-payment-form';
+import { StripePaymentForm } from '../components/stripe-payment-form';
+
+const ORDERS_PATH = '/dashboard/orders';
+const paidOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+const panelClass = 'rounded-box border border-base-300 bg-base-100 p-5 card-shadow sm:p-6';
+
+/** The car, its price and its seller, beside the card form. */
+function BookingSummary({ booking }: { booking: Booking }) {
+  return (
+    <section aria-labelledby="summary-title" className={panelClass}>
+      <h2 id="summary-title" className="text-lg font-bold">
+        Your booking
+      </h2>
+      <div className="mt-4 flex items-center gap-4">
+        {booking.img ? (
+          <img
+            src={booking.img}
+            alt=""
+            width={120}
+            height={80}
+            className="h-20 w-30 shrink-0 rounded-lg bg-base-200 object-cover"
+          />
+        ) : (
+          <span className="h-20 w-30 shrink-0 rounded-lg bg-base-200" aria-hidden="true" />
+        )}
+        <p className="min-w-0 font-semibold">
+          <Link to={`/listing/${booking.listingId}`} className="hover:text-primary hover:underline">
+            {booking.name}
+          </Link>
+        </p>
+      </div>
+      <dl className="mt-5 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <dt className="text-muted">Price</dt>
+        <dd className="text-right text-lg font-bold text-primary">
+          {formatMoney(booking.price, booking.currency)}
+        </dd>
+        <dt className="text-muted">Seller</dt>
+        <dd className="text-right font-medium">{booking.sellerName}</dd>
+        <dt className="text-muted">Status</dt>
+        <dd className="text-right">
+          <BookingStatusBadge status={booking.status} />
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The end of the road: paid (just now, or before), with the transaction id. */
+function PaidPanel({
+  title,
+  transactionId,
+  paidAt,
+  focus = false,
+  children,
+}: {
+  title: string;
+  transactionId: string | null;
+  paidAt: string | null;
+  /** Just paid: screen-reader and keyboard users continue from here, not the vanished form. */
+  focus?: boolean;
+  children?: ReactNode;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) headingRef.current?.focus();
+  }, [focus]);
+  return (
+    <section
+      aria-labelledby="paid-title"
+      className="rounded-box border border-success/40 bg-success/5 p-6 sm:p-8"
+      data-testid="payment-complete"
+    >
+      <span className="flex size-12 items-center justify-center rounded-full bg-success text-success-content">
+        <CheckIcon className="size-7" strokeWidth={2.5} />
+      </span>
+      <h2
+        id="paid-title"
+        ref={headingRef}
+        tabIndex={-1}
+        className="mt-4 text-2xl font-extrabold tracking-tight focus:outline-none"
+      >
+        {title}
+      </h2>
+      {children}
+      <dl className="mt-5 grid gap-3 text-sm">
+        {transactionId && (
+          <div className="min-w-0">
+            <dt className="font-semibold text-muted">Transaction id</dt>
+            <dd className="mt-0.5 font-mono text-base break-all" data-testid="transaction-id">
+              {transactionId}
+            </dd>
+          </div>
+        )}
+        {paidAt && (
+          <div>
+            <dt className="font-semibold text-muted">Paid on</dt>
+            <dd className="mt-0.5 text-base">
+              <time dateTime={paidAt}>{paidOn.format(new Date(paidAt))}</time>
+            </dd>
+          </div>
+        )}
+      </dl>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Link to={ORDERS_PATH} className="button button-primary">
+          Go to My Orders
+        </Link>
+        <Link to="/#categories" className="button button-outline">
+          Browse more cars
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function Notice({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby="notice-title" className={panelClass}>
+      <h2 id="notice-title" className="text-xl font-bold">
+        {title}
+      </h2>
+      <div className="mt-2 leading-7 text-muted">{children}</div>
+      <Link to={ORDERS_PATH} className="button button-outline mt-5">
+        Back to My Orders
+      </Link>
+    </section>
+  );
+}
+
+/** Why paying cannot go on: a conflict (amber) or a failure (red), with what to do next. */
+function Problem({
+  tone,
+  title,
+  children,
+  action,
+}: {
+  tone: 'warning' | 'error';
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
+  const colours = tone === 'error' ? 'border-error bg-error-soft' : 'border-accent bg-accent/15';
+  return (
+    <div role="alert" className={`rounded-box border p-5 ${colours}`}>
+      <p className="font-semibold">{title}</p>
+      <p className="mt-1 leading-7">{children}</p>
+      {action && <div className="mt-4">{action}</div>}
+    </div>
+  );
+}
+
+function FormSkeleton() {
+  const bar = 'animate-pulse rounded-lg bg-base-300';
+  return (
+    <div aria-hidden="true" className="grid gap-5">
+      <div className={`h-16 ${bar} bg-base-200`} />
+      {Array.from({ length: 3 }, (_, index) => (
+        <div key={index}>
+          <div className={`h-5 w-28 ${bar}`} />
+          <div className={`mt-2 h-10 ${bar} bg-base-200`} />
+        </div>
+      ))}
+      <div className={`h-13 ${bar}`} />
+    </div>
+  );
+}
+
+/** Starts the payment (holds the car) and shows the processor's card form. */
+function PayForBooking({
+  booking,
+  onPaid,
+}: {
+  booking: Booking;
+  onPaid: (transactionId: string) => Promise<void>;
+}) {
+  const { user } = useSession();
+  const config = usePaymentConfig();
+  const intent = usePaymentIntent(booking._id, true);
+  const queryClient = useQueryClient();
+
+  // Refused because the booking changed (paid, closed, cancelled)? Reload it to show that.
+  useEffect(() => {
+    if (intent.isError)
+      void queryClient.invalidateQueries({ queryKey: bookingKeys.one(booking._id) });
+  }, [intent.isError, booking._id, queryClient]);
+
+  let body: ReactNode;
+  if (config.isPending || (intent.isPending && intent.isFetching)) {
+    body = (
+      <>
+        <p role="status" className="sr-only">
+          Preparing the payment…
+        </p>
+        <FormSkeleton />
+      </>
+    );
+  } else if (config.isError) {
+    body = (
+      <LoadError
+        what="the payment form"
+        error={config.error}
+        retrying={config.isFetching}
+        onRetry={() => void config.refetch()}
+      />
+    );
+  } else if (intent.isError) {
+    const conflict = intent.error instanceof ApiError && intent.error.status === 409;
+    body = (
+      <Problem
+        tone={conflict ? 'warning' : 'error'}
+        title={
+          conflict ? 'You cannot pay for this car right now' : 'We could not start the payment'
+        }
+        action={
+          <button
+            type="button"
+            className="button button-outline button-sm"
+            disabled={intent.isFetching}
+            onClick={() => void intent.refetch()}
+          >
+            {intent.isFetching ? 'Trying again…' : 'Try again'}
+          </button>
+        }
+      >
+        {errorMessage(intent.error)}
+      </Problem>
+    );
+  } else {
+    const amount = formatMoney(
+      intent.data?.amount ?? booking.price,
+      intent.data?.currency ?? booking.currency,
+    );
+    const formProps = {
+      clientSecret: intent.isFetching ? undefined : intent.data?.clientSecret,
+      amount,
+      defaultBilling: {
+        name: user?.name ?? booking.userName,
+        email: user?.email ?? booking.userEmail,
+      },
+      onSucceeded: onPaid,
+      // A declined card lets the car go; asking again holds it for this buyer once more.
+      onCardError: () => void intent.refetch(),
+    };
+    body =
+      config.data.provider === 'stripe' && config.data.publishableKey ? (
+        <StripePaymentForm {...formProps} publishableKey={config.data.publishableKey} />
+      ) : (
+        <SandboxPaymentForm {...formProps} />
+      );
+  }
+
+  return (
+    <section aria-labelledby="pay-title" className={panelClass}>
+      <h2 id="pay-title" className="text-xl font-bold">
+        Pay by card
+      </h2>
+      {config.data && (
+        <p className="mt-1 text-sm text-muted">
+          The car is held for you for {config.data.holdMinutes} minutes while you pay.
+        </p>
+      )}
+      <div className="mt-5">{body}</div>
+    </section>
+  );
+}
+
+/** `/dashboard/payment/:id`: the buyer pays for booking `bookingId` by card. */
+export function PaymentPage({ bookingId }: { bookingId: string }) {
+  const { user } = useSession();
+  const booking = useBooking(bookingId);
+  const record = useRecordPayment();
+  const [receipt, setReceipt] = useState<{ transactionId: string; paidAt: string } | null>(null);
+  const [recordProblem, setRecordProblem] = useState<{
+    transactionId: string;
+    error: unknown;
+  } | null>(null);
+
+  async function handlePaid(transactionId: string) {
+    setRecordProblem(null);
+    try {
+      const result = await record.mutateAsync({ bookingId, transactionId });
+      setReceipt({ transactionId: result.transactionId, paidAt: result.paidAt });
+    } catch (error) {
+      setRecordProblem({ transactionId, error });
+    }
+  }
+
+  let content: ReactNode;
+  if (booking.isPending) {
+    content = (
+      <>
+        <p role="status" className="sr-only">
+          Loading your booking…
+        </p>
+        <div className="h-64 animate-pulse rounded-box bg-base-200" aria-hidden="true" />
+      </>
+    );
+  } else if (booking.isError) {
+    const missing =
+      booking.error instanceof ApiError &&
+      (booking.error.status === 404 || booking.error.status === 400);
+    content = missing ? (
+      <Notice title="We could not find this booking">
+        It may have been removed, or the link is mistyped. Your bookings are in My Orders.
+      </Notice>
+    ) : (
+      <LoadError
+        what="your booking"
+        error={booking.error}
+        retrying={booking.isFetching}
+        onRetry={() => void booking.refetch()}
+      />
+    );
+  } else {
+    const data = booking.data;
+    let action: ReactNode;
+    if (receipt) {
+      action = (
+        <PaidPanel
+          title="Congrats! Your payment is complete"
+          focus
+          transactionId={receipt.transactionId}
+          paidAt={receipt.paidAt}
+        >
+          <p className="mt-2 leading-7 text-muted">
+            The {data.name} is yours. The seller has been told and will be in touch to hand it over.
+          </p>
+        </PaidPanel>
+      );
+    } else if (data.status === 'paid') {
+      action = (
+        <PaidPanel
+          title="This booking is paid"
+          transactionId={data.transactionId}
+          paidAt={data.paidAt}
+        />
+      );
+    } else if (recordProblem) {
+      const refunded =
+        recordProblem.error instanceof ApiError && recordProblem.error.status === 409;
+      action = refunded ? (
+        <Problem
+          tone="error"
+          title="The payment could not complete the sale"
+          action={
+            <Link to={ORDERS_PATH} className="button button-outline button-sm">
+              Back to My Orders
+            </Link>
+          }
+        >
+          {errorMessage(recordProblem.error)}
+        </Problem>
+      ) : (
+        <Problem
+          tone="error"
+          title="Your card was charged, but we could not record the payment yet"
+          action={
+            <button
+              type="button"
+              className="button button-outline button-sm"
+              disabled={record.isPending}
+              onClick={() => void handlePaid(recordProblem.transactionId)}
+            >
+              {record.isPending ? 'Recording…' : 'Record my payment'}
+            </button>
+          }
+        >
+          {errorMessage(recordProblem.error)} Do not pay again: try recording it once more.
+        </Problem>
+      );
+    } else if (data.status !== 'pending') {
+      action = (
+        <Notice title={`This booking is ${data.status}`}>
+          {data.status === 'cancelled'
+            ? 'It was cancelled, so it can no longer be paid.'
+            : 'The car was sold to another buyer or taken off the market, so this booking can no longer be paid.'}{' '}
+          You can book another car from its category.
+        </Notice>
+      );
+    } else if (user && user.email.toLowerCase() !== data.userEmail.toLowerCase()) {
+      action = (
+        <Notice title="Only the buyer can pay">
+          This booking belongs to {data.userName}; only they can pay for it.
+        </Notice>
+      );
+    } else {
+      action = <PayForBooking booking={data} onPaid={handlePaid} />;
+    }
+    content = (
+      <div className="grid items-start gap-6 xl:grid-cols-5">
+        <div className="xl:order-last xl:col-span-2">
+          <BookingSummary booking={data} />
+        </div>
+        <div className="min-w-0 xl:col-span-3">{action}</div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="max-w-5xl">
+      <Link to={ORDERS_PATH} className="text-link text-sm">
+        ← My Orders
+      </Link>
+      <h1 className="mt-3 text-3xl font-extrabold tracking-tight sm:text-4xl">Payment</h1>
+      <div className="mt-8">{content}</div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { CategoryName, CreateListingInput } from '@carmarket/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '../../../lib/api-client';
+import { myListingsQueryKey } from './my-listings';
+
+export interface CreateListingRequest {
+  category: CategoryName;
+  listing: CreateListingInput;
+}
+
+/** `POST /api/product?name=<category>`: adds a car. */
+export function createListing({ category, listing }: CreateListingRequest) {
+  return api.post<{ acknowledged: true; insertedId: string }>(
+    `/product?name=${encodeURIComponent(category)}`,
+    listing,
+  );
+}
+
+export function useCreateListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createListing,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: myListingsQueryKey }),
+  });
+}

@@ -1,0 +1,85 @@
+import type { UploadResult } from '@carmarket/shared';
+
+import { API_BASE, ApiError, apiHooks } from '../../../lib/api-client';
+
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+
+export type UploadedPhoto = UploadResult['data'];
+
+/** Checked before sending, so that a wrong file is refused at once; the server checks again. */
+export function photoProblem(file: File): string | null {
+  if (!(PHOTO_TYPES as readonly string[]).includes(file.type)) {
+    return 'This file is not a JPEG, PNG, WebP or AVIF photo.';
+  }
+  if (file.size > MAX_PHOTO_BYTES) return 'Photos can be at most 10 MB.';
+  return null;
+}
+
+function errorOf(xhr: XMLHttpRequest): ApiError {
+  try {
+    const body = JSON.parse(xhr.responseText) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = body.error ?? {};
+    if (typeof code === 'string' && typeof message === 'string') {
+      return new ApiError(code, message, xhr.status, 'image');
+    }
+  } catch {
+    // Not JSON (e.g. a proxy's page): fall through to a message by status.
+  }
+  if (xhr.status === 413)
+    return new ApiError('payload-too-large', 'Photos can be at most 10 MB.', 413);
+  if (xhr.status === 429) {
+    return new ApiError('too-many-requests', 'Too many uploads for now. Try again later.', 429);
+  }
+  return new ApiError('internal', 'The photo could not be uploaded. Please try again.', xhr.status);
+}
+
+/**
+ * `POST /api/uploads` with the photo in the multipart field `image`. XMLHttpRequest rather than
+ * the API client because only it reports upload progress (0 to 1) as the bytes go out.
+ */
+export function uploadPhoto(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadedPhoto> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE}/uploads`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    for (const [name, value] of Object.entries(apiHooks.headers?.() ?? {})) {
+      xhr.setRequestHeader(name, value);
+    }
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve((JSON.parse(xhr.responseText) as UploadResult).data);
+        } catch {
+          reject(errorOf(xhr));
+        }
+      } else {
+        const error = errorOf(xhr);
+        apiHooks.onError?.(error);
+        reject(error);
+      }
+    };
+    xhr.onerror = () =>
+      reject(
+        new ApiError(
+          'network-request-failed',
+          'We could not reach the server. Check your connection and try again.',
+          0,
+        ),
+      );
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+
+    const form = new FormData();
+    form.append('image', file);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,38 @@
+import type { BookingStatus, ListingStatus } from '@carmarket/shared';
+
+const LISTING_STATUS: Record<ListingStatus, { label: string; className: string }> = {
+  available: { label: 'On sale', className: 'badge-success' },
+  reserved: { label: 'Being paid for', className: 'badge-warning' },
+  sold: { label: 'Sold', className: 'badge-neutral' },
+  withdrawn: { label: 'Withdrawn', className: 'badge-ghost' },
+  removed: { label: 'Removed', className: 'badge-ghost' },
+};
+
+export function ListingStatusBadge({ status }: { status: ListingStatus }) {
+  const { label, className } = LISTING_STATUS[status];
+  return <span className={`badge badge-sm whitespace-nowrap ${className}`}>{label}</span>;
+}
+
+const BOOKING_STATUS: Record<BookingStatus, { label: string; className: string }> = {
+  pending: { label: 'Awaiting payment', className: 'badge-warning' },
+  paid: { label: 'Paid', className: 'badge-success' },
+  cancelled: { label: 'Cancelled', className: 'badge-ghost' },
+  closed: { label: 'Closed', className: 'badge-ghost' },
+};
+
+export function BookingStatusBadge({ status }: { status: BookingStatus }) {
+  const { label, className } = BOOKING_STATUS[status];
+  return <span className={`badge badge-sm whitespace-nowrap ${className}`}>{label}</span>;
+}
+
+/** The spec's label: Sold once a booking of the car is paid, Unsold before. */
+export function SaleLabel({ sold }: { sold: boolean }) {
+  return (
+    <span
+      className={`badge badge-sm badge-outline whitespace-nowrap ${sold ? 'badge-success' : ''}`}
+      data-testid="sale-label"
+    >
+      {sold ? 'Sold' : 'Unsold'}
+    </span>
+  );
+}

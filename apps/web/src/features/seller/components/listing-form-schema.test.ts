@@ -1,0 +1,84 @@
+import type { MyListing } from '@carmarket/shared';
+import type { ResolverOptions } from 'react-hook-form';
+import { describe, expect, it } from 'vitest';
+
+import {
+  changesOf,
+  listingFormResolver,
+  type ListingFormOutput,
+  type ListingFormValues,
+} from './listing-form-schema';
+
+const options = {
+  fields: {},
+  shouldUseNativeValidation: false,
+} as ResolverOptions<ListingFormValues>;
+
+const filled: ListingFormValues = {
+  name: 'Toyota Hiace',
+  reprice: 24_500,
+  orprice: 31_999.5,
+  location: 'Tacoma, WA',
+  year: 2021,
+  mileageKm: null,
+  condition: 'Good',
+  category: 'Microbus',
+  describe: 'One owner.',
+  seller: '',
+  images: ['/media/a.webp'],
+};
+
+describe('the car form', () => {
+  it('takes prices in dollars and hands on cents', async () => {
+    const result = await listingFormResolver(filled, undefined, options);
+    expect(result.errors).toEqual({});
+    expect(result.values).toMatchObject({ reprice: 2_450_000, orprice: 3_199_950 });
+  });
+
+  it("says what is missing in the shared schema's words", async () => {
+    const empty: ListingFormValues = {
+      ...filled,
+      name: ' ',
+      reprice: Number.NaN,
+      condition: '',
+      category: '',
+      describe: '',
+      images: [],
+    };
+    const { errors } = await listingFormResolver(empty, undefined, options);
+    expect(errors.name?.message).toBe('Name is required');
+    expect(errors.reprice?.message).toBe('Price is required');
+    expect(errors.condition?.message).toBe('Condition is required');
+    expect(errors.category?.message).toBe('Category is required');
+    expect(errors.describe?.message).toBe('Description is required');
+    expect(errors.images?.message).toBe('Image is required');
+  });
+
+  it('sends only what changed when a car is edited, photos included only if they changed', () => {
+    const car = {
+      name: 'Toyota Hiace',
+      reprice: 2_450_000,
+      orprice: 3_199_950,
+      location: 'Tacoma, WA',
+      year: 2021,
+      mileageKm: null,
+      condition: 'Good',
+      description: 'One owner.',
+      seller: 'Sam',
+      images: [{ url: '/media/a.webp', thumbUrl: '/media/a-t.webp', width: 8, height: 6 }],
+    } as unknown as MyListing;
+    const values: ListingFormOutput = {
+      ...filled,
+      reprice: 2_400_000,
+      orprice: 3_199_950,
+      condition: 'Good',
+      category: 'Microbus',
+      seller: 'Sam',
+    };
+    expect(changesOf(car, values)).toEqual({ reprice: 2_400_000 });
+    expect(changesOf(car, { ...values, images: ['/media/b.webp'] })).toEqual({
+      reprice: 2_400_000,
+      images: ['/media/b.webp'],
+    });
+  });
+});

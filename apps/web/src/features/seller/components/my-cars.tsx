@@ -1,0 +1,211 @@
+import { formatMoney, type MyListing } from '@carmarket/shared';
+import { Link } from 'react-router';
+
+import { LoadError } from '../../../components/ui/load-error';
+import { useMyListings } from '../api/my-listings';
+import { CarActions } from './car-actions';
+import { ListingStatusBadge, SaleLabel } from './car-labels';
+
+interface Handlers {
+  onEdit: (car: MyListing) => void;
+  onWithdraw: (car: MyListing) => void;
+}
+
+function bookingsText(car: MyListing): string {
+  const total = `${car.bookingsCount} ${car.bookingsCount === 1 ? 'booking' : 'bookings'}`;
+  return car.openBookingsCount > 0 ? `${total} (${car.openBookingsCount} open)` : total;
+}
+
+/** Narrower cells than daisyUI's, so that the table fits beside the dashboard's menu. */
+export const compactTable = 'table [&_:is(th,td)]:px-3 [&_thead]:text-muted';
+
+function CarPhoto({ car, size }: { car: MyListing; size: 'sm' | 'lg' }) {
+  const image = car.images[0];
+  const className =
+    size === 'sm' ? 'h-12 w-16 shrink-0 rounded-lg' : 'aspect-[4/3] w-28 shrink-0 rounded-lg';
+  if (!image) return <div className={`${className} bg-base-200`} aria-hidden="true" />;
+  return (
+    <img
+      src={image.thumbUrl}
+      alt={`${car.name}, cover photo`}
+      width={image.width}
+      height={image.height}
+      loading="lazy"
+      className={`${className} bg-base-200 object-cover`}
+    />
+  );
+}
+
+function Prices({ car }: { car: MyListing }) {
+  return (
+    <>
+      <span className="font-semibold whitespace-nowrap">
+        {formatMoney(car.reprice, car.currency)}
+      </span>
+      <span className="block text-xs whitespace-nowrap text-muted">
+        New: {formatMoney(car.orprice, car.currency)}
+      </span>
+    </>
+  );
+}
+
+function Badges({ car }: { car: MyListing }) {
+  return (
+    <span className="flex flex-wrap items-start gap-1 xl:flex-col">
+      <ListingStatusBadge status={car.status} />
+      {car.advertised && car.status === 'available' && (
+        <span className="badge badge-sm badge-primary badge-soft">Advertised</span>
+      )}
+    </span>
+  );
+}
+
+/** Wide screens: one row per car. */
+function CarsTable({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers) {
+  return (
+    // contain: its width never widens the page; a table too wide scrolls inside it.
+    <div className="hidden overflow-x-auto rounded-box border border-base-300 [contain:inline-size] xl:block">
+      <table className={compactTable}>
+        <caption className="sr-only">Your cars</caption>
+        <thead>
+          <tr>
+            <th scope="col">Car</th>
+            <th scope="col">Price</th>
+            <th scope="col">Status</th>
+            <th scope="col">Bookings</th>
+            <th scope="col">Sale</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cars.map((car) => (
+            <tr key={car._id} data-testid="my-car-row">
+              <th scope="row" className="font-normal">
+                <div className="flex items-center gap-3">
+                  <CarPhoto car={car} size="sm" />
+                  <div className="min-w-0">
+                    <p className="font-semibold">{car.name}</p>
+                    <p className="text-xs text-muted">
+                      {car.categoryName} · {car.year}
+                    </p>
+                    <p className="text-xs text-muted">{car.location}</p>
+                  </div>
+                </div>
+              </th>
+              <td>
+                <Prices car={car} />
+              </td>
+              <td>
+                <Badges car={car} />
+              </td>
+              <td className="whitespace-nowrap">
+                {car.bookingsCount}
+                {car.openBookingsCount > 0 && (
+                  <span className="block text-xs text-muted">{car.openBookingsCount} open</span>
+                )}
+              </td>
+              <td>
+                <SaleLabel sold={car.sold} />
+              </td>
+              <td>
+                <CarActions car={car} onEdit={onEdit} onWithdraw={onWithdraw} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Phones: one card per car. */
+function CarCards({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers) {
+  return (
+    <ul className="grid gap-4 md:grid-cols-2 xl:hidden">
+      {cars.map((car) => (
+        <li
+          key={car._id}
+          className="rounded-box border border-base-300 bg-base-100 p-4"
+          data-testid="my-car-card"
+        >
+          <div className="flex gap-3">
+            <CarPhoto car={car} size="lg" />
+            <div className="min-w-0 flex-1">
+              <h2 className="font-semibold">{car.name}</h2>
+              <p className="text-xs text-muted">
+                {car.categoryName} · {car.year}
+              </p>
+              <p className="mt-1">
+                <Prices car={car} />
+              </p>
+            </div>
+          </div>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1 text-sm">
+            <dt className="text-muted">Status</dt>
+            <dd>
+              <Badges car={car} />
+            </dd>
+            <dt className="text-muted">Bookings</dt>
+            <dd>{bookingsText(car)}</dd>
+            <dt className="text-muted">Sale</dt>
+            <dd>
+              <SaleLabel sold={car.sold} />
+            </dd>
+          </dl>
+          <div className="mt-3 border-t border-base-300 pt-3">
+            <CarActions car={car} onEdit={onEdit} onWithdraw={onWithdraw} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function MyCars(handlers: Handlers) {
+  const { data, error, isPending, isError, refetch, isFetching } = useMyListings();
+
+  if (isPending) {
+    return (
+      <div aria-busy="true">
+        <p role="status" className="sr-only">
+          Loading your cars…
+        </p>
+        <div className="grid gap-3" aria-hidden="true">
+          {[0, 1, 2].map((index) => (
+            <div key={index} className="h-20 animate-pulse rounded-box bg-base-200" />
+          ))}
+        </div>
+      </div>
+    );
+  }
+
+  if (isError) {
+    return (
+      <LoadError
+        what="your cars"
+        error={error}
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
+    );
+  }
+
+  if (data.length === 0) {
+    return (
+      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
+        <p className="font-semibold">You have no cars on CarMarket yet</p>
+        <p className="mt-1 text-muted">Add your first car; it goes on sale at once.</p>
+        <Link to="/dashboard/add-product" className="button button-primary mt-4">
+          Add a car
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <CarsTable cars={data} {...handlers} />
+      <CarCards cars={data} {...handlers} />
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import { MAX_LISTING_PHOTOS } from '@carmarket/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+import { errorMessage } from '../../../lib/api-client';
+import { photoProblem, uploadPhoto } from '../api/upload-photo';
+
+export interface Photo {
+  /** Stable across reordering, for React and for the upload that fills it in. */
+  key: string;
+  /** The file's name, or "photo" for photos saved earlier. */
+  name: string;
+  /** What the thumbnail shows: the local file while it uploads, else the server's thumbnail. */
+  previewUrl: string;
+  status: 'uploading' | 'done' | 'failed';
+  /** 0 to 1, while uploading. */
+  progress: number;
+  /** The upload URL the listing stores. */
+  url?: string;
+  error?: string;
+  /** Kept to try again after a failed upload. */
+  file?: File;
+}
+
+let nextKey = 0;
+const newKey = () => `photo-${(nextKey += 1)}`;
+
+/** Photos saved with a car earlier, as the edit form starts with them. */
+export function savedPhotos(images: { url: string; thumbUrl: string }[]): Photo[] {
+  return images.map((image, index) => ({
+    key: newKey(),
+    name: `photo ${index + 1}`,
+    previewUrl: image.thumbUrl,
+    status: 'done',
+    progress: 1,
+    url: image.url,
+  }));
+}
+
+/**
+ * The photos of a car being added or edited: each file uploads as soon as it is chosen, with its
+ * progress; the order can change, and the first photo is the cover.
+ */
+export function usePhotoUploads(initial: Photo[] = []) {
+  const [photos, setPhotos] = useState<Photo[]>(initial);
+  /** A message about the last files chosen (too many, wrong type), for the live region. */
+  const [notice, setNotice] = useState('');
+  const uploads = useRef(new Map<string, AbortController>());
+  const objectUrls = useRef(new Set<string>());
+
+  // Leaving the page stops the uploads still running and frees the local previews.
+  useEffect(() => {
+    const running = uploads.current;
+    const urls = objectUrls.current;
+    return () => {
+      running.forEach((controller) => controller.abort());
+      running.clear();
+      urls.forEach((url) => URL.revokeObjectURL(url));
+      urls.clear();
+    };
+  }, []);
+
+  const update = useCallback((key: string, change: Partial<Photo>) => {
+    setPhotos((current) =>
+      current.map((photo) => (photo.key === key ? { ...photo, ...change } : photo)),
+    );
+  }, []);
+
+  const start = useCallback(
+    (key: string, file: File) => {
+      const controller = new AbortController();
+      uploads.current.set(key, controller);
+      uploadPhoto(file, (progress) => update(key, { progress }), controller.signal).then(
+        (uploaded) => {
+          uploads.current.delete(key);
+          update(key, { status: 'done', progress: 1, url: uploaded.url, error: undefined });
+        },
+        (error: unknown) => {
+          uploads.current.delete(key);
+          if (controller.signal.aborted) return;
+          update(key, { status: 'failed', error: errorMessage(error) });
+        },
+      );
+    },
+    [update],
+  );
+
+  const add = useCallback(
+    (files: File[]) => {
+      const problems: string[] = [];
+      const accepted: Photo[] = [];
+      const room = MAX_LISTING_PHOTOS - photos.filter((photo) => photo.status !== 'failed').length;
+      for (const file of files) {
+        const problem = photoProblem(file);
+        if (problem) {
+          problems.push(`${file.name}: ${problem}`);
+        } else if (accepted.length >= room) {
+          problems.push(`${file.name}: a car can have at most ${MAX_LISTING_PHOTOS} photos.`);
+        } else {
+          const previewUrl = URL.createObjectURL(file);
+          objectUrls.current.add(previewUrl);
+          accepted.push({
+            key: newKey(),
+            name: file.name,
+            previewUrl,
+            status: 'uploading',
+            progress: 0,
+            file,
+          });
+        }
+      }
+      setNotice(
+        [
+          accepted.length > 0 &&
+            `Uploading ${accepted.length} ${accepted.length === 1 ? 'photo' : 'photos'}.`,
+          ...problems,
+        ]
+          .filter(Boolean)
+          .join(' '),
+      );
+      if (accepted.length === 0) return;
+      setPhotos((current) => [...current, ...accepted]);
+      for (const photo of accepted) start(photo.key, photo.file!);
+    },
+    [photos, start],
+  );
+
+  const retry = useCallback(
+    (key: string) => {
+      const photo = photos.find((candidate) => candidate.key === key);
+      if (!photo?.file) return;
+      update(key, { status: 'uploading', progress: 0, error: undefined });
+      start(key, photo.file);
+    },
+    [photos, start, update],
+  );
+
+  const remove = useCallback((key: string) => {
+    uploads.current.get(key)?.abort();
+    uploads.current.delete(key);
+    setPhotos((current) => {
+      const photo = current.find((candidate) => candidate.key === key);
+      if (photo && objectUrls.current.delete(photo.previewUrl)) {
+        URL.revokeObjectURL(photo.previewUrl);
+      }
+      return current.filter((candidate) => candidate.key !== key);
+    });
+  }, []);
+
+  /** Moves a photo to `index` (0 makes it the cover). */
+  const moveTo = useCallback((key: string, index: number) => {
+    setPhotos((current) => {
+      const from = current.findIndex((photo) => photo.key === key);
+      if (from < 0 || index < 0 || index >= current.length) return current;
+      const next = [...current];
+      const [photo] = next.splice(from, 1);
+      next.splice(index, 0, photo!);
+      return next;
+    });
+  }, []);
+
+  return {
+    photos,
+    notice,
+    setNotice,
+    add,
+    retry,
+    remove,
+    moveTo,
+    /** The URLs of the uploaded photos, in order: what the listing stores. */
+    urls: photos.flatMap((photo) => (photo.status === 'done' && photo.url ? [photo.url] : [])),
+    uploadingCount: photos.filter((photo) => photo.status === 'uploading').length,
+  };
+}

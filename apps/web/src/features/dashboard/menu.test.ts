@@ -19,6 +19,7 @@ describe('dashboard menu', () => {
       'All Users',
       'All Sellers',
       'All Buyers',
+      'Audit Log',
       'Add Product',
       'My Products',
       'My Orders',

@@ -5,7 +5,7 @@ import { audit } from '../../lib/audit.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { notifyClosed } from '../listings/seller.service.ts';
+import { closeOpenBookings, notifyClosed, releaseHolds } from '../listings/seller.service.ts';
 
 export async function listUsers(
   db: Db,
@@ -106,12 +106,7 @@ export async function deleteUser(
       .returning({ id: listing.id, name: listing.name });
     const closedByCar = [];
     for (const car of removed) {
-      const closed = await tx
-        .update(booking)
-        .set({ status: 'closed' })
-        .where(and(eq(booking.listingId, car.id), eq(booking.status, 'pending')))
-        .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
-      closedByCar.push({ carName: car.name, closed });
+      closedByCar.push({ carName: car.name, closed: await closeOpenBookings(tx, car.id) });
     }
 
     // Their own open bookings are cancelled, and any car they held is freed.
@@ -120,20 +115,10 @@ export async function deleteUser(
       .set({ status: 'cancelled' })
       .where(and(eq(booking.buyerId, id), eq(booking.status, 'pending')))
       .returning({ id: booking.id, listingId: booking.listingId });
-    if (cancelled.length > 0) {
-      await tx
-        .update(listing)
-        .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
-        .where(
-          and(
-            eq(listing.status, 'reserved'),
-            inArray(
-              listing.holdBookingId,
-              cancelled.map((b) => b.id),
-            ),
-          ),
-        );
-    }
+    await releaseHolds(
+      tx,
+      cancelled.map((b) => b.id),
+    );
     const sellersTold = cancelled.length
       ? await tx
           .select({ email: user.email, name: user.name, carName: listing.name })

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
+import { releaseHolds } from '../listings/seller.service.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 
 const bookingWithCar = {
@@ -115,12 +116,17 @@ export async function cancelBooking(db: Db, actor: SessionUser, id: string): Pro
   if (!found || !bookingPolicy.canView(actor, found)) throw notFound('That booking');
   if (!bookingPolicy.canCancel(actor, found))
     throw forbidden('Only the buyer can cancel a booking.');
-  const [updated] = await db
-    .update(booking)
-    .set({ status: 'cancelled' })
-    .where(and(eq(booking.id, id), eq(booking.status, 'pending')))
-    .returning({ id: booking.id });
-  if (!updated) throw conflict(`This booking is ${found.status} and can no longer be cancelled.`);
+  const cancelled = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(booking)
+      .set({ status: 'cancelled' })
+      .where(and(eq(booking.id, id), eq(booking.status, 'pending')))
+      .returning({ id: booking.id });
+    // A buyer who cancels at checkout gives the car back at once, not when the hold lapses.
+    if (updated) await releaseHolds(tx, [updated.id]);
+    return updated;
+  });
+  if (!cancelled) throw conflict(`This booking is ${found.status} and can no longer be cancelled.`);
   return (await findBooking(db, id))!;
 }
 

@@ -145,6 +145,15 @@ export async function closeOpenBookings(tx: Db | Tx, listingId: string) {
     .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
 }
 
+/** Frees the cars that these bookings hold at checkout, so other buyers can book and pay. */
+export async function releaseHolds(tx: Db | Tx, bookingIds: string[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await tx
+    .update(listing)
+    .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
+    .where(and(eq(listing.status, 'reserved'), inArray(listing.holdBookingId, bookingIds)));
+}
+
 export async function notifyClosed(
   mailer: Mailer,
   carName: string,

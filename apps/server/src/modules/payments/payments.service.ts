@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { closeOpenBookings, notifyClosed } from '../listings/seller.service.ts';
+import { closeOpenBookings, notifyClosed, releaseHolds } from '../listings/seller.service.ts';
 import type { GatewayEvent, GatewayIntent, PaymentGateway } from './gateway.ts';
 
 export interface PaymentDeps {
@@ -393,10 +393,7 @@ async function releaseHold(
           eq(payment.status, 'requires_payment'),
         ),
       );
-    await tx
-      .update(listing)
-      .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
-      .where(and(eq(listing.status, 'reserved'), eq(listing.holdBookingId, intent.bookingId!)));
+    await releaseHolds(tx, [intent.bookingId!]);
   });
 }
 

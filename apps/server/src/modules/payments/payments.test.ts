@@ -302,6 +302,16 @@ describe('holds, webhooks and refunds', () => {
     expect((await startPaying(second, second.bookingId)).response.status).toBe(200);
   });
 
+  it('frees the car at once when the buyer holding it cancels the booking', async () => {
+    const buyer = await book(app, cars[3]!.id);
+    expect((await startPaying(buyer, buyer.bookingId)).response.status).toBe(200);
+    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, cars[3]!.id));
+    expect(held?.status).toBe('reserved');
+    expect((await buyer.post(`/api/booked/${buyer.bookingId}/cancel`)).status).toBe(200);
+    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[3]!.id));
+    expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
+  });
+
   it('handles the same webhook event once, however often it comes', async () => {
     const buyer = await book(app, cars[1]!.id);
     const { body } = await startPaying(buyer, buyer.bookingId);

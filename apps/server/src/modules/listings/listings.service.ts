@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { category, listing, user } from '../../db/schema.ts';
 import type { ListingDetailRow, ListingRow } from './listings.presenter.ts';
 
-const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
+/** A car's columns with its seller's verified flag (join `user` on the seller). */
+export const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
 
 /** Cars of a category that can be booked now, newest first. */
 export async function availableListingsOfCategory(

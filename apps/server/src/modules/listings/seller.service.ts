@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CreateListingInput, UpdateListingInput } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, category, listing, user } from '../../db/schema.ts';
@@ -9,6 +9,7 @@ import type { Storage } from '../../plugins/storage.ts';
 import { audit } from '../../lib/audit.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { listingPolicy } from './listings.policy.ts';
+import { listingWithSeller } from './listings.service.ts';
 
 /** Creates a car for a seller in the named category. */
 export async function createListing(
@@ -57,8 +58,7 @@ const counts = {
 export async function listingsOfSeller(db: Db, sellerId: string) {
   return db
     .select({
-      ...getTableColumns(listing),
-      sellerVerified: user.verified,
+      ...listingWithSeller,
       categoryName: category.name,
       ...counts,
     })
@@ -223,7 +223,7 @@ export async function setAdvertised(
 /** Advertised cars that can be booked now, most recently advertised first. */
 export async function advertisedListings(db: Db, limit = 12) {
   return db
-    .select({ ...getTableColumns(listing), sellerVerified: user.verified })
+    .select(listingWithSeller)
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
     .where(and(eq(listing.status, 'available'), sql`${listing.advertisedAt} is not null`))

@@ -61,6 +61,25 @@ export interface App {
   outboxDir: string;
 }
 
+/**
+ * The site's own origin: PUBLIC_URL, or this machine's loopback address on the port the server
+ * listens on. It is fixed at start-up and never read from a request's Host header, which anyone
+ * can set; pages served at the loopback names (and the dev server, outside production) are trusted.
+ */
+export function siteOrigins(config: Config, port: () => number) {
+  const siteOrigin = () =>
+    config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${port()}`;
+  const trustedOrigins = () => {
+    const origins = [siteOrigin()];
+    if (!config.PUBLIC_URL) origins.push(`http://127.0.0.1:${port()}`, `http://[::1]:${port()}`);
+    if (config.NODE_ENV !== 'production') {
+      origins.push('http://localhost:5173', 'http://127.0.0.1:5173');
+    }
+    return origins;
+  };
+  return { siteOrigin, trustedOrigins };
+}
+
 /** Builds the whole application, migrated and seeded, without listening. */
 export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promise<App> {
   const database = await openDatabase({
@@ -109,11 +128,24 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     log: app.log,
   });
   const counters = config.REDIS_URL
-    ? createRedisCounterStore(config.REDIS_URL)
+    ? createRedisCounterStore(config.REDIS_URL, (error) =>
+        app.log.error({ err: error }, 'Redis does not answer: sign-in answers 503 until it does'),
+      )
     : createMemoryCounterStore();
   app.addHook('onClose', () => counters.close());
   const secret = await resolveAuthSecret(config);
-  const auth = createAuth({ log: app.log, config, db: database.db, mailer, secret });
+  const { siteOrigin, trustedOrigins } = siteOrigins(config, () => {
+    const address = app.server.address();
+    return address && typeof address === 'object' ? address.port : config.PORT;
+  });
+  const auth = createAuth({
+    log: app.log,
+    config,
+    db: database.db,
+    mailer,
+    secret,
+    trustedOrigins,
+  });
   const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const sandboxWebhookSecret = `whsec_${createHash('sha256').update(`sandbox-webhook:${secret}`).digest('hex')}`;
   const gateway =
@@ -170,8 +202,13 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     await app.register(mediaPlugin, { storage });
     await app.register(
       async (api) => {
-        await api.register(systemRoutes, { database });
-        await api.register(authRoutes, { auth, counters, config });
+        await api.register(systemRoutes, {
+          checks: {
+            database: () => database.ping(),
+            ...(config.REDIS_URL ? { redis: () => counters.ping() } : {}),
+          },
+        });
+        await api.register(authRoutes, { auth, counters, config, siteOrigin });
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });
         await api.register(listingRoutes, { db: database.db });

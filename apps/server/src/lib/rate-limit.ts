@@ -1,14 +1,26 @@
 import { Redis } from 'ioredis';
+import { AppError } from './errors.ts';
 
 /** Counts hits in fixed windows. Shared between processes when backed by Redis. */
 export interface CounterStore {
   /** Adds one hit to `key` and answers the count in the current window and when it ends. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
-  /** The count in the current window without adding to it. */
-  peek(key: string): Promise<{ count: number; resetAt: number }>;
+  /** Takes back one hit (an attempt reserved and then not spent). */
+  undo(key: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /** Throws when the store does not answer (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a caller sees while the shared counters are unreachable: a 503, never a 500. */
+export const countersUnavailable = () =>
+  new AppError(
+    503,
+    'unavailable',
+    'Signing in is unavailable for a moment. Please try again shortly.',
+    { retryAfterSeconds: 30 },
+  );
 
 export function createMemoryCounterStore(): CounterStore {
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -31,43 +43,75 @@ export function createMemoryCounterStore(): CounterStore {
       windows.set(key, entry);
       return { ...entry };
     },
-    async peek(key) {
-      return { ...(current(key) ?? { count: 0, resetAt: Date.now() }) };
+    async undo(key) {
+      const entry = current(key);
+      if (entry && entry.count > 0) entry.count -= 1;
     },
     async reset(key) {
       windows.delete(key);
     },
+    async ping() {},
     async close() {
       clearInterval(sweeper);
     },
   };
 }
 
-export function createRedisCounterStore(url: string): CounterStore {
+export function createRedisCounterStore(
+  url: string,
+  onError: (error: Error) => void = () => {},
+): CounterStore {
   const redis = new Redis(url, {
-    maxRetriesPerRequest: 2,
+    // While Redis is down a command fails within a second or so, and the caller answers 503.
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: 2000,
     enableOfflineQueue: true,
     lazyConnect: false,
   });
+  // Reported once per outage, not once per reconnection attempt.
+  let down = false;
+  redis.on('error', (error) => {
+    if (!down) onError(error);
+    down = true;
+  });
+  redis.on('ready', () => {
+    down = false;
+  });
   const prefix = 'carmarket:rl:';
+  const guarded = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch(() => {
+      throw countersUnavailable();
+    });
   return {
-    async hit(key, windowMs) {
-      const results = await redis
-        .multi()
-        .incr(prefix + key)
-        .pexpire(prefix + key, windowMs, 'NX')
-        .pttl(prefix + key)
-        .exec();
-      const count = Number(results?.[0]?.[1] ?? 1);
-      const ttl = Number(results?.[2]?.[1] ?? windowMs);
-      return { count, resetAt: Date.now() + Math.max(ttl, 0) };
-    },
-    async peek(key) {
-      const [count, ttl] = await Promise.all([redis.get(prefix + key), redis.pttl(prefix + key)]);
-      return { count: Number(count ?? 0), resetAt: Date.now() + Math.max(ttl, 0) };
-    },
-    async reset(key) {
-      await redis.del(prefix + key);
+    hit: (key, windowMs) =>
+      guarded(async () => {
+        const results = await redis
+          .multi()
+          .incr(prefix + key)
+          .pexpire(prefix + key, windowMs, 'NX')
+          .pttl(prefix + key)
+          .exec();
+        for (const [error] of results ?? []) if (error) throw error;
+        const count = Number(results?.[0]?.[1] ?? 1);
+        const ttl = Number(results?.[2]?.[1] ?? windowMs);
+        return { count, resetAt: Date.now() + Math.max(ttl, 0) };
+      }),
+    undo: (key) =>
+      guarded(async () => {
+        // Only a live window is taken back from; a lapsed one is already gone.
+        await redis.eval(
+          "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0",
+          1,
+          prefix + key,
+        );
+      }),
+    reset: (key) =>
+      guarded(async () => {
+        await redis.del(prefix + key);
+      }),
+    async ping() {
+      await redis.ping();
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { TestApp } from './test-app.ts';
 
 /** A browser-like client: keeps cookies and sends the Origin header, as a page would. */
@@ -118,3 +119,42 @@ export async function errorOf(response: Response) {
 }
 
 export const codeOf = async (response: Response) => (await errorOf(response)).code;
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * One request sent exactly as written: `fetch` would normalise `./` and `../` out of the path,
+ * and always sends Accept-Encoding; this sends only what it is given.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  pathname: string,
+  options: { headers?: Record<string, string>; json?: unknown } = {},
+): Promise<RawResponse> {
+  const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+  const headers: Record<string, string> = { ...options.headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${baseUrl}/`, { method, path: pathname, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}

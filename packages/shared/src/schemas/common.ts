@@ -7,4 +7,8 @@ export const IdParamsSchema = z.object({ id: IdSchema });
 export type IdParams = z.infer<typeof IdParamsSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
-export const ReadySchema = z.object({ status: z.literal('ready'), database: z.literal('up') });
+export const ReadySchema = z.object({
+  status: z.literal('ready'),
+  database: z.literal('up'),
+  redis: z.literal('up').optional(),
+});

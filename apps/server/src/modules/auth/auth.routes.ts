@@ -37,6 +37,7 @@ const SignInBody = z.object({
 });
 const ResetRequestBody = z.object({ email: EmailSchema });
 const ResetBody = z.object({ newPassword: NewPasswordSchema, token: z.string().min(1) });
+const UpdateUserBody = z.object({ name: NameSchema.optional() });
 
 /** Our checks on the body of the calls that take user input, by path below `/api/auth`. */
 const BODY_RULES: Record<string, z.ZodType> = {
@@ -45,6 +46,7 @@ const BODY_RULES: Record<string, z.ZodType> = {
   '/request-password-reset': ResetRequestBody,
   '/forget-password': ResetRequestBody,
   '/reset-password': ResetBody,
+  '/update-user': UpdateUserBody,
 };
 
 function validationError(error: z.ZodError): AppError {
@@ -63,7 +65,12 @@ export interface AuthRouteDeps {
   auth: Auth;
   counters: CounterStore;
   config: Config;
+  /** The site's own origin (PUBLIC_URL, or fixed at start-up): never taken from a request. */
+  siteOrigin: () => string;
 }
+
+/** better-auth's paths are plain segments: no dots, escapes, empty segments or trailing slash. */
+const CANONICAL_PATH = /^\/api\/auth(\/[A-Za-z0-9_-]+)+$/;
 
 /**
  * Mounts better-auth at `/api/auth/*`. Fastify has already parsed the body (better-auth issue
@@ -71,24 +78,38 @@ export interface AuthRouteDeps {
  * our `{error:{code,message}}` shape with the spec's codes; sign-in and reset requests are rate
  * limited per account and per IP.
  */
-export async function authRoutes(app: FastifyInstance, { auth, counters, config }: AuthRouteDeps) {
+export async function authRoutes(
+  app: FastifyInstance,
+  { auth, counters, config, siteOrigin }: AuthRouteDeps,
+) {
   const windowMs = config.SIGN_IN_LIMIT_WINDOW_SECONDS * 1000;
 
-  async function limit(key: string, max: number, count: boolean) {
-    const state = count ? await counters.hit(key, windowMs) : await counters.peek(key);
-    if (state.count > max || (!count && state.count >= max)) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
-      throw new AppError(
-        429,
-        'too-many-requests',
-        `Too many attempts. Please try again in ${formatWait(retryAfterSeconds)}.`,
-        { retryAfterSeconds },
-      );
+  /**
+   * Counts one attempt against every limit before it is made, so parallel requests cannot all
+   * slip under a limit; answers the keys it counted, or 429 (taking its own counts back).
+   */
+  async function reserve(limits: Array<[key: string, max: number]>): Promise<string[]> {
+    const taken: string[] = [];
+    for (const [key, max] of limits) {
+      const state = await counters.hit(key, windowMs);
+      taken.push(key);
+      if (state.count > max) {
+        await Promise.all(taken.map((k) => counters.undo(k)));
+        const retryAfterSeconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+        throw new AppError(
+          429,
+          'too-many-requests',
+          `Too many attempts. Please try again in ${formatWait(retryAfterSeconds)}.`,
+          { retryAfterSeconds },
+        );
+      }
     }
+    return taken;
   }
 
   async function forward(request: FastifyRequest, reply: FastifyReply, subpath: string) {
-    const rule = request.method === 'POST' ? BODY_RULES[subpath] : undefined;
+    const endpoint = subpath.toLowerCase();
+    const rule = request.method === 'POST' ? BODY_RULES[endpoint] : undefined;
     let email: string | undefined;
     if (rule) {
       const parsed = rule.safeParse(request.body ?? {});
@@ -96,38 +117,52 @@ export async function authRoutes(app: FastifyInstance, { auth, counters, config 
       email = (parsed.data as { email?: string }).email?.toLowerCase();
     }
 
-    const isSignIn = subpath === '/sign-in/email' && request.method === 'POST';
+    const isSignIn = endpoint === '/sign-in/email' && request.method === 'POST';
     const isResetRequest =
-      (subpath === '/request-password-reset' || subpath === '/forget-password') &&
+      (endpoint === '/request-password-reset' || endpoint === '/forget-password') &&
       request.method === 'POST';
-    if (isSignIn || isResetRequest) {
-      await limit(`ip:${request.ip}`, config.SIGN_IN_LIMIT_PER_IP, true);
-      // Per account: failures only for sign-in, every request for reset mail.
-      if (email) {
-        await limit(
-          `${isSignIn ? 'fail' : 'reset'}:${email}`,
-          config.SIGN_IN_LIMIT_PER_ACCOUNT,
-          isResetRequest,
-        );
-      }
+    // Sign-in counts failures only (a shared office address is not locked out by its own people);
+    // a guess is counted per address, per account and address, and per account from everywhere.
+    let failureKeys: string[] = [];
+    if (isSignIn && email) {
+      failureKeys = await reserve([
+        [`fail-ip:${request.ip}`, config.SIGN_IN_LIMIT_PER_IP],
+        [`fail:${email}:${request.ip}`, config.SIGN_IN_LIMIT_PER_ACCOUNT],
+        [`fail-all:${email}`, config.SIGN_IN_LIMIT_ACCOUNT_TOTAL],
+      ]);
+    }
+    // Reset mail costs something whatever its outcome: every request counts.
+    if (isResetRequest && email) {
+      await reserve([
+        [`reset-ip:${request.ip}`, config.SIGN_IN_LIMIT_PER_IP],
+        [`reset:${email}`, config.SIGN_IN_LIMIT_PER_ACCOUNT],
+      ]);
     }
 
-    const url = new URL(request.url, `${request.protocol}://${request.host}`);
+    // The address better-auth sees (and builds mail links from) is ours, never the Host header.
+    const url = new URL(request.url, siteOrigin());
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body != null;
     const headers = fromNodeHeaders(request.headers);
+    headers.set('host', url.host);
     if (hasBody) headers.set('content-type', 'application/json');
     headers.delete('content-length');
-    const response = await auth.handler(
-      new Request(url, {
-        method: request.method,
-        headers,
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-      }),
-    );
+    let response: Response;
+    try {
+      response = await auth.handler(
+        new Request(url, {
+          method: request.method,
+          headers,
+          body: hasBody ? JSON.stringify(request.body) : undefined,
+        }),
+      );
+    } catch (error) {
+      await Promise.all(failureKeys.map((key) => counters.undo(key)));
+      throw error;
+    }
 
-    if (isSignIn && email) {
-      if (response.status === 401) await counters.hit(`fail:${email}`, windowMs);
-      else if (response.ok) await counters.reset(`fail:${email}`);
+    // Only a wrong password is a failure; the reserved attempt is given back otherwise.
+    if (failureKeys.length > 0 && response.status !== 401) {
+      await Promise.all(failureKeys.map((key) => counters.undo(key)));
     }
 
     const text = await response.text();
@@ -149,8 +184,14 @@ export async function authRoutes(app: FastifyInstance, { auth, counters, config 
     method: ['GET', 'POST'],
     url: '/auth/*',
     schema: { hide: true },
-    handler: (request, reply) =>
-      forward(request, reply, request.url.split('?')[0]!.replace(/^\/api\/auth/, '')),
+    handler: (request, reply) => {
+      const pathname = request.url.split('?')[0]!;
+      // better-auth normalises `./`, `../` and escapes away; our rules must see what it acts on.
+      if (!CANONICAL_PATH.test(pathname)) {
+        throw new AppError(400, 'bad-request', 'The address is malformed.');
+      }
+      return forward(request, reply, pathname.slice('/api/auth'.length));
+    },
   });
 }
 

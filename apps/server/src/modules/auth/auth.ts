@@ -17,25 +17,21 @@ export interface AuthDeps {
   db: Db;
   mailer: Mailer;
   secret: string;
+  /** The origins whose pages may call the auth endpoints (and be sent back to after them). */
+  trustedOrigins: () => string[];
 }
 
 /** better-auth, storing users and sessions in our database through Drizzle. */
-export function createAuth({ log, config, db, mailer, secret }: AuthDeps) {
+export function createAuth({ log, config, db, mailer, secret, trustedOrigins }: AuthDeps) {
   const google = config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET;
   return betterAuth({
     appName: 'CarMarket',
     basePath: '/api/auth',
-    // Without PUBLIC_URL the address is taken from each request (a laptop on any port).
+    // Without PUBLIC_URL, the address comes from the request URL, which our route builds from
+    // the origin fixed at start-up: never from the Host header (mail links must not follow it).
     ...(config.PUBLIC_URL ? { baseURL: config.PUBLIC_URL } : {}),
     secret,
-    trustedOrigins: (request) => {
-      const origins = ['http://localhost:5173', 'http://127.0.0.1:5173'];
-      if (config.PUBLIC_URL) origins.push(new URL(config.PUBLIC_URL).origin);
-      // Same-origin requests are always trusted, whatever host name the server is reached by.
-      const host = request?.headers.get('host');
-      if (host && !config.PUBLIC_URL) origins.push(`http://${host}`, `https://${host}`);
-      return origins;
-    },
+    trustedOrigins: () => trustedOrigins(),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user, session, account, verification },
@@ -49,6 +45,8 @@ export function createAuth({ log, config, db, mailer, secret }: AuthDeps) {
     // Our own limiter (per account and per IP, shared through Redis) guards sign-in instead.
     rateLimit: { enabled: false },
     advanced: {
+      // better-auth turns its origin checks off when NODE_ENV=test; ours run tests as in production.
+      disableOriginCheck: false,
       database: { generateId: 'uuid' },
       useSecureCookies: config.secure,
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },

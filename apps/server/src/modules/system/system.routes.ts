@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiErrorSchema, HealthSchema, ReadySchema } from '@carmarket/shared';
-import type { Database } from '../../db/client.ts';
+/** What readiness asks: the database always, Redis when the processes share it. */
+export interface ReadinessChecks {
+  database: () => Promise<unknown>;
+  redis?: () => Promise<unknown>;
+}
 
-/** Liveness (the process answers) and readiness (the database answers) for load balancers. */
-export const systemRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (
+/** Liveness (the process answers) and readiness (what it depends on answers) for load balancers. */
+export const systemRoutes: FastifyPluginAsyncZod<{ checks: ReadinessChecks }> = async (
   app,
-  { database },
+  { checks },
 ) => {
   app.get(
     '/health',
@@ -21,21 +25,28 @@ export const systemRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     {
       schema: {
         tags: ['system'],
-        summary: 'The database answers',
+        summary: 'The database (and Redis, when configured) answers',
         response: { 200: ReadySchema, 503: ApiErrorSchema },
       },
       logLevel: 'warn',
     },
     async (request, reply) => {
-      try {
-        await database.ping();
-        return { status: 'ready' as const, database: 'up' as const };
-      } catch (error) {
-        request.log.warn({ err: error }, 'database is not answering');
-        return reply
-          .status(503)
-          .send({ error: { code: 'unavailable', message: 'The database is not answering.' } });
+      for (const [name, check] of Object.entries(checks)) {
+        try {
+          await check();
+        } catch (error) {
+          request.log.warn({ err: error }, `${name} is not answering`);
+          const what = name === 'redis' ? 'Redis' : 'The database';
+          return reply
+            .status(503)
+            .send({ error: { code: 'unavailable', message: `${what} is not answering.` } });
+        }
       }
+      return {
+        status: 'ready' as const,
+        database: 'up' as const,
+        ...(checks.redis ? { redis: 'up' as const } : {}),
+      };
     },
   );
 };

@@ -1,0 +1,217 @@
+import net from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { user } from '../../db/schema.ts';
+import { readOutbox } from '../../plugins/mail.ts';
+import { errorOf, rawRequest, register, TestClient } from '../../test/client.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => resolve(true));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(false));
+  }).finally(() => undefined) as Promise<boolean>;
+}
+
+const redisUp = await redisAnswers(REDIS_URL);
+if (!redisUp) {
+  console.warn(
+    `Redis does not answer at ${REDIS_URL}: the shared rate-limit test is skipped. Start Redis (or set TEST_REDIS_URL) to run it.`,
+  );
+}
+
+/** The ways a path can be written so that it reaches the same better-auth endpoint. */
+const DOTTED = (endpoint: string) => [
+  `/api/auth/./${endpoint}`,
+  `/api/auth/${endpoint.replace('/', '/./')}`,
+  `/api/auth/x/../${endpoint}`,
+  `/api/auth/%2e/${endpoint}`,
+  `/api/auth/%2E/${endpoint}`,
+  `/api/auth//${endpoint}`,
+  `/api/auth/${endpoint}/`,
+];
+
+describe('sign-in limits', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      // Behind a proxy, so each test can come from its own address.
+      env: { SIGN_IN_LIMIT_PER_ACCOUNT: '3', SIGN_IN_LIMIT_PER_IP: '8', TRUST_PROXY: 'true' },
+    });
+  });
+  afterAll(() => app.close());
+
+  let lastIp = 0;
+  const newIp = () => `203.0.113.${(lastIp += 1)}`;
+  const signIn = (
+    email: string,
+    password: string,
+    ip: string,
+    pathname = '/api/auth/sign-in/email',
+  ) =>
+    rawRequest(app.baseUrl, 'POST', pathname, {
+      headers: { origin: app.baseUrl, 'x-forwarded-for': ip },
+      json: { email, password },
+    });
+
+  it('stops guesses from one address after the limit and says when to retry', async () => {
+    const person = await register(app);
+    const ip = newIp();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await signIn(person.account.email, 'wrong password', ip)).status).toBe(401);
+    }
+    const blocked = await signIn(person.account.email, person.account.password, ip);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const error = JSON.parse(blocked.text).error;
+    expect(error.code).toBe('too-many-requests');
+    expect(error.message).toMatch(/try again in \d+ minutes?/);
+  });
+
+  it('lets the owner in from their own address while another address guesses', async () => {
+    const person = await register(app);
+    const attacker = newIp();
+    for (let i = 0; i < 3; i += 1) await signIn(person.account.email, 'wrong password', attacker);
+    expect((await signIn(person.account.email, 'wrong password', attacker)).status).toBe(429);
+    expect((await signIn(person.account.email, person.account.password, newIp())).status).toBe(200);
+  });
+
+  it('lets no more parallel wrong guesses through than the limit', async () => {
+    const person = await register(app);
+    const ip = newIp();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => signIn(person.account.email, 'wrong password', ip)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(22);
+  });
+
+  it('limits failures per address across accounts', async () => {
+    const ip = newIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      statuses.push((await signIn(`spray${i}@example.com`, 'guessing away', ip)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(8).fill(401), 429]);
+  });
+
+  it('never counts successful sign-ins against a shared office address', async () => {
+    const person = await register(app);
+    const office = newIp();
+    for (let i = 0; i < 12; i += 1) {
+      expect((await signIn(person.account.email, person.account.password, office)).status).toBe(
+        200,
+      );
+    }
+  });
+
+  it('applies the same limits to every way of writing the sign-in path', async () => {
+    const person = await register(app);
+    const ip = newIp();
+    for (let i = 0; i < 3; i += 1) await signIn(person.account.email, 'wrong password', ip);
+    for (const pathname of DOTTED('sign-in/email')) {
+      const guesses = [];
+      for (let i = 0; i < 3; i += 1) {
+        guesses.push((await signIn(person.account.email, 'wrong password', ip, pathname)).status);
+      }
+      expect(guesses, pathname).not.toContain(401);
+      const right = await signIn(person.account.email, person.account.password, ip, pathname);
+      expect(right.status, pathname).not.toBe(200);
+    }
+  });
+
+  it('applies the sign-up rules to every way of writing the sign-up path', async () => {
+    for (const [index, pathname] of DOTTED('sign-up/email').entries()) {
+      const email = `dotted${index}.${Date.now()}@example.com`;
+      const weak = await rawRequest(app.baseUrl, 'POST', pathname, {
+        headers: { origin: app.baseUrl },
+        json: { name: 'Dot', email, password: 'password' },
+      });
+      expect(weak.status, pathname).toBe(400);
+      const huge = await rawRequest(app.baseUrl, 'POST', pathname, {
+        headers: { origin: app.baseUrl },
+        json: { name: 'x'.repeat(100_000), email, password: 'correct horse battery' },
+      });
+      expect(huge.status, pathname).toBe(400);
+      const rows = await app.database.db.select().from(user).where(eq(user.email, email));
+      expect(rows, pathname).toHaveLength(0);
+    }
+  });
+
+  it('applies the reset-mail limit to every way of writing the reset path', async () => {
+    const person = await register(app);
+    const ip = newIp();
+    for (const pathname of [
+      '/api/auth/request-password-reset',
+      ...DOTTED('request-password-reset'),
+    ]) {
+      await rawRequest(app.baseUrl, 'POST', pathname, {
+        headers: { origin: app.baseUrl, 'x-forwarded-for': ip },
+        json: { email: person.account.email, redirectTo: '/reset-password' },
+      });
+    }
+    const mails = (await readOutbox(app.outboxDir)).filter((mail) =>
+      mail.to.includes(person.account.email),
+    );
+    expect(mails.length).toBeGreaterThan(0);
+    expect(mails.length).toBeLessThanOrEqual(3);
+  });
+
+  it('holds every name written through the auth calls to the name rules', async () => {
+    const person = await register(app);
+    const long = await person.post('/api/auth/update-user', { name: 'x'.repeat(5000) });
+    expect(long.status).toBe(400);
+    expect((await errorOf(long)).field).toBe('name');
+    const empty = await person.post('/api/auth/update-user', { name: null });
+    expect(empty.status).toBe(400);
+    const [row] = await app.database.db
+      .select({ name: user.name })
+      .from(user)
+      .where(eq(user.email, person.account.email));
+    expect(row?.name).toBe(person.account.name);
+    expect((await person.post('/api/auth/update-user', { name: 'New Name' })).status).toBe(200);
+  });
+});
+
+describe('rate limits shared through Redis', () => {
+  it.skipIf(!redisUp)('counts failures across two server processes', async () => {
+    const env = { REDIS_URL, SIGN_IN_LIMIT_PER_ACCOUNT: '2' };
+    const first = await startTestApp({ env });
+    const second = await startTestApp({ env });
+    try {
+      const email = `shared-${Date.now()}@example.com`;
+      const fail = (app: TestApp) =>
+        new TestClient(app).post('/api/auth/sign-in/email', { email, password: 'wrong password' });
+      expect((await fail(first)).status).toBe(401);
+      expect((await fail(second)).status).toBe(401);
+      expect((await fail(first)).status).toBe(429);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('answers 503, and readiness 503, while Redis does not answer', async () => {
+    // Nothing listens on port 1: Redis is "down" for this server.
+    const app = await startTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const response = await new TestClient(app).post('/api/auth/sign-in/email', {
+        email: 'buyer@demo.local',
+        password: 'demo-drive-2026',
+      });
+      expect(response.status).toBe(503);
+      expect((await errorOf(response)).code).toBe('unavailable');
+      const ready = await app.request('/api/ready');
+      expect(ready.status).toBe(503);
+    } finally {
+      await app.close();
+    }
+  });
+});

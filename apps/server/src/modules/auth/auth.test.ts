@@ -164,7 +164,7 @@ describe('email and password accounts', () => {
   it("builds the reset link from the site's own address, whatever Host the request names", async () => {
     const person = await register(app);
     const siteOrigin = `http://localhost:${new URL(app.baseUrl).port}`;
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { host: 'evil.example' },
       { host: 'evil.example', origin: 'http://evil.example' },
       { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },

@@ -105,6 +105,10 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     forceCloseConnections: 'idle',
+    // Slow or silent clients are not held forever (slowloris): idle sockets and requests that
+    // take too long to arrive are closed.
+    connectionTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
     bodyLimit: 1_048_576,
     // Listings and uploads are addressed by UUID; long garbage URLs get a plain 404.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },

@@ -83,6 +83,8 @@ const EnvSchema = z
     UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
     SIGN_IN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     WEB_DIST_DIR: z.string().min(1).optional(),
+    /** A client that has not sent its whole request (or sent nothing) by then is disconnected. */
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {

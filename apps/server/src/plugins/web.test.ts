@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../test/client.ts';
 import { startTestApp, type TestApp } from '../test/test-app.ts';
 
 /** A stand-in for `apps/web/dist` with the files the build writes. */
@@ -43,6 +44,20 @@ describe('serving the web app', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(await response.text()).toContain(`<div id="root">${marker}</div>`);
+    }
+  });
+
+  it('serves pages and assets to clients that ask for no compression (curl, uptime monitors)', async () => {
+    for (const [url, marker] of [
+      ['/', '<div id="root">home</div>'],
+      ['/blog/', '<div id="root">blog</div>'],
+      ['/blog', '<div id="root">blog</div>'],
+      ['/assets/app-3f2a1b.js', 'console.log'],
+    ] as const) {
+      const response = await rawRequest(app.baseUrl, 'GET', url);
+      expect(response.status, url).toBe(200);
+      expect(response.headers['content-encoding'], url).toBeUndefined();
+      expect(response.text, url).toContain(marker);
     }
   });
 

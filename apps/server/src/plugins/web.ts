@@ -52,6 +52,18 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
     },
   });
 
+  const sendPage = (reply: FastifyReply, page: Buffer, status = 200) =>
+    reply
+      .status(status)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(page);
+  // Routes of their own, so the static plugin never treats `/` or `/blog/` as a folder (403
+  // to a client that asks for no compression).
+  for (const [route, page] of pages) {
+    app.get(route, { schema: { hide: true } }, (_request, reply) => sendPage(reply, page));
+  }
+
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname.startsWith('/api/') || pathname === '/api' || !isPageRequest(request)) {
@@ -64,11 +76,7 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       return reply.redirect(`${redirect}${query}`, 302);
     }
     const page = pages.get(normalized);
-    return reply
-      .status(page || isClientRoute(normalized) ? 200 : 404)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(page ?? shell);
+    return sendPage(reply, page ?? shell, page || isClientRoute(normalized) ? 200 : 404);
   });
 });
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -58,5 +59,33 @@ describe('health and readiness', () => {
     expect(response.status).toBe(503);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unavailable');
     await other.app.close().catch(() => {});
+  });
+});
+
+describe('slow clients', () => {
+  it('disconnects a client that never finishes its request', async () => {
+    const app = await startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1' } });
+    try {
+      const { port } = new URL(app.baseUrl);
+      const closedAfter = (partial: string) =>
+        new Promise<number>((resolve, reject) => {
+          const started = Date.now();
+          const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(partial));
+          socket.on('close', () => resolve(Date.now() - started));
+          socket.on('error', () => {});
+          setTimeout(() => {
+            socket.destroy();
+            reject(new Error('the server kept the connection open'));
+          }, 10_000).unref();
+        });
+      const [silent, halfHeaders] = await Promise.all([
+        closedAfter(''),
+        closedAfter('GET /api/health HTTP/1.1\r\nHost: localhost\r\n'),
+      ]);
+      expect(silent).toBeLessThan(10_000);
+      expect(halfHeaders).toBeLessThan(10_000);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { upload, type ListingImage } from '../../db/schema.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { upload, user, type ListingImage } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
 import { processUpload } from './image-processing.ts';
@@ -10,7 +10,27 @@ export interface UploadQuota {
   perDay: number;
 }
 
-/** Stores a checked, re-encoded photo and its thumbnail under random names. */
+const overQuota = (quota: UploadQuota) =>
+  new AppError(
+    429,
+    'too-many-requests',
+    `You can upload ${quota.perDay} photos a day. Please try again tomorrow.`,
+    { retryAfterSeconds: 3600 },
+  );
+
+async function uploadsToday(db: Db | Tx, ownerId: string): Promise<number> {
+  const [{ count } = { count: 0 }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(upload)
+    .where(and(eq(upload.ownerId, ownerId), gt(upload.createdAt, sql`now() - interval '1 day'`)));
+  return count;
+}
+
+/**
+ * Stores a checked, re-encoded photo and its thumbnail under random names. The quota is checked
+ * cheaply first, then again with the owner's row locked as the upload is recorded, so parallel
+ * uploads can never pass it together.
+ */
 export async function storeUpload(
   db: Db,
   storage: Storage,
@@ -18,34 +38,30 @@ export async function storeUpload(
   ownerId: string,
   bytes: Buffer,
 ): Promise<ListingImage> {
-  const [{ count } = { count: 0 }] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(upload)
-    .where(and(eq(upload.ownerId, ownerId), gt(upload.createdAt, sql`now() - interval '1 day'`)));
-  if (count >= quota.perDay) {
-    throw new AppError(
-      429,
-      'too-many-requests',
-      `You can upload ${quota.perDay} photos a day. Please try again tomorrow.`,
-      {
-        retryAfterSeconds: 3600,
-      },
-    );
-  }
+  if ((await uploadsToday(db, ownerId)) >= quota.perDay) throw overQuota(quota);
   const image = await processUpload(bytes);
   const id = randomUUID();
   const key = `${id}.webp`;
   const thumbKey = `${id}-thumb.webp`;
   await storage.put(key, image.full, 'image/webp');
   await storage.put(thumbKey, image.thumb, 'image/webp');
-  await db.insert(upload).values({
-    ownerId,
-    key,
-    thumbKey,
-    bytes: image.full.length + image.thumb.length,
-    width: image.width,
-    height: image.height,
-  });
+  try {
+    await db.transaction(async (tx) => {
+      await tx.select({ id: user.id }).from(user).where(eq(user.id, ownerId)).for('update');
+      if ((await uploadsToday(tx, ownerId)) >= quota.perDay) throw overQuota(quota);
+      await tx.insert(upload).values({
+        ownerId,
+        key,
+        thumbKey,
+        bytes: image.full.length + image.thumb.length,
+        width: image.width,
+        height: image.height,
+      });
+    });
+  } catch (error) {
+    await Promise.allSettled([storage.delete(key), storage.delete(thumbKey)]);
+    throw error;
+  }
   return {
     url: storage.url(key),
     thumbUrl: storage.url(thumbKey),

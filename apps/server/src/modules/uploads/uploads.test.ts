@@ -120,4 +120,14 @@ describe('POST /api/uploads', () => {
     expect(statuses.slice(0, 12).every((s) => s === 200)).toBe(true);
     expect(statuses[12]).toBe(429);
   });
+
+  it('never lets parallel uploads past the daily quota', async () => {
+    const person = await register(app, { role: 'Seller' });
+    const photo = await jpegWithExif(64, 64);
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, async () => (await uploadBytes(person, photo)).status),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(12);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(18);
+  });
 });

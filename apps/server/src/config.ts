@@ -85,6 +85,8 @@ const EnvSchema = z
     WEB_DIST_DIR: z.string().min(1).optional(),
     /** A client that has not sent its whole request (or sent nothing) by then is disconnected. */
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    /** Tests only: makes the process die at a chosen point (crash-recovery tests). */
+    FAULT_INJECTION: z.enum(['crash-after-charge']).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {
@@ -115,6 +117,13 @@ const EnvSchema = z
             message: 'is required when PAYMENT_PROVIDER=stripe',
           });
       }
+    }
+    if (env.FAULT_INJECTION && env.NODE_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FAULT_INJECTION'],
+        message: 'is for tests only (NODE_ENV=test)',
+      });
     }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['BETTER_AUTH_SECRET', 'PUBLIC_URL'] as const) {

@@ -349,3 +349,27 @@ export const sandboxIntent = pgTable(
     uniqueIndex('sandbox_intent_idempotency_unique').on(t.idempotencyKey),
   ],
 );
+
+/**
+ * Events the sandbox owes our webhook, kept until delivered: it retries with backoff, as Stripe
+ * does, so a process that dies after a charge does not lose the news of it.
+ */
+export const sandboxEvent = pgTable(
+  'sandbox_event',
+  {
+    /** `evt_...`, like Stripe's. */
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    payload: text('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next delivery may be tried (a claim pushes it forward, so one process sends it). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sandbox_event_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null`),
+  ],
+);

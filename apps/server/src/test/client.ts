@@ -1,12 +1,15 @@
 import http from 'node:http';
-import type { TestApp } from './test-app.ts';
+/** What a client needs of a server: where it is. */
+export interface Server {
+  baseUrl: string;
+}
 
 /** A browser-like client: keeps cookies and sends the Origin header, as a page would. */
 export class TestClient {
   private cookies = new Map<string, string>();
   bearer: string | undefined;
 
-  constructor(readonly app: TestApp) {}
+  constructor(readonly app: Server) {}
 
   async request(pathname: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
     const headers = new Headers(init.headers);
@@ -64,7 +67,7 @@ export interface NewAccount {
 let counter = 0;
 /** A unique account for a test, registered through the same calls the register page makes. */
 export async function register(
-  app: TestApp,
+  app: Server,
   overrides: Partial<NewAccount> = {},
 ): Promise<TestClient & { account: NewAccount }> {
   counter += 1;
@@ -98,7 +101,7 @@ export const DEMO_PASSWORD = 'demo-drive-2026';
 
 /** Signs in as one of the seeded demo accounts. */
 export async function signInAs(
-  app: TestApp,
+  app: Server,
   email: string,
   password = DEMO_PASSWORD,
 ): Promise<TestClient> {

@@ -60,7 +60,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 const createdDatabases: string[] = [];
 
-async function createTestDatabase(): Promise<string | undefined> {
+export async function createTestDatabase(): Promise<string | undefined> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return undefined;
   const name = `carmarket_test_${randomUUID().replaceAll('-', '')}`;

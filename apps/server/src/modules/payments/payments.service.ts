@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { formatMoney } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, listing, payment, processedEvent, user } from '../../db/schema.ts';
@@ -72,12 +72,17 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
       .select({ attempts: sql<number>`count(*)::int` })
       .from(payment)
       .where(eq(payment.bookingId, held.id));
-    const [open] = await tx
-      .select()
+    const open = await tx
+      .select({ providerPaymentId: payment.providerPaymentId })
       .from(payment)
-      .where(and(eq(payment.bookingId, held.id), eq(payment.status, 'requires_payment')))
-      .orderBy(desc(payment.createdAt))
-      .limit(1);
+      .where(
+        and(
+          eq(payment.bookingId, held.id),
+          eq(payment.provider, gateway.provider),
+          eq(payment.status, 'requires_payment'),
+        ),
+      )
+      .orderBy(desc(payment.createdAt));
     await tx
       .update(listing)
       .set({
@@ -89,22 +94,34 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
     return { booking: held, open, attempt: attempts + 1 };
   });
 
-  // An intent already open for this booking (a reload of the payment page) is used again.
-  if (held.open) {
-    const intent = await gateway.retrieveIntent(held.open.providerPaymentId);
-    if (
-      intent &&
-      intent.status !== 'canceled' &&
-      intent.status !== 'succeeded' &&
-      intent.amountCents === held.booking.priceCents
-    ) {
-      return {
-        clientSecret: intent.clientSecret,
-        amount: intent.amountCents,
-        currency: intent.currency,
-        intentId: intent.id,
-      };
+  // Intents already open for this booking: one may have been paid while we did not hear of it
+  // (a crash between the charge and our record), so ask the processor before charging again.
+  // Otherwise the newest one still open is used again (a reload of the payment page).
+  let reusable: GatewayIntent | undefined;
+  for (const { providerPaymentId } of held.open) {
+    const found = await reconcile(deps, providerPaymentId, { cancel: false });
+    if (found.state === 'recorded') {
+      throw conflict(
+        found.outcome.result === 'paid'
+          ? 'This booking is already paid.'
+          : 'The car could no longer be sold to you, so your payment was refunded in full.',
+      );
     }
+    if (
+      found.state === 'open' &&
+      !reusable &&
+      found.intent.amountCents === held.booking.priceCents
+    ) {
+      reusable = found.intent;
+    }
+  }
+  if (reusable) {
+    return {
+      clientSecret: reusable.clientSecret,
+      amount: reusable.amountCents,
+      currency: reusable.currency,
+      intentId: reusable.id,
+    };
   }
   const intent = await gateway.createIntent({
     amountCents: held.booking.priceCents,
@@ -129,6 +146,46 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
     currency: intent.currency,
     intentId: intent.id,
   };
+}
+
+type Reconciled =
+  | { state: 'recorded'; outcome: RecordOutcome }
+  | { state: 'open'; intent: GatewayIntent }
+  | { state: 'closed' };
+
+/**
+ * Asks the processor about a payment we have not heard the end of, and acts on its answer: a
+ * success is recorded (a sale, or a refund when the car can no longer be sold); an intent that
+ * can no longer be paid is marked so; with `cancel`, one still open is canceled first. Safe to
+ * run from any process, any number of times.
+ */
+async function reconcile(
+  deps: PaymentDeps,
+  providerPaymentId: string,
+  { cancel }: { cancel: boolean },
+): Promise<Reconciled> {
+  const { db, gateway } = deps;
+  let intent = await gateway.retrieveIntent(providerPaymentId);
+  if (cancel && intent && intent.status !== 'succeeded' && intent.status !== 'canceled') {
+    await gateway.cancelIntent(providerPaymentId);
+    // The buyer may have paid between our question and the cancel: ask again.
+    intent = await gateway.retrieveIntent(providerPaymentId);
+  }
+  if (intent?.status === 'succeeded' && intent.bookingId) {
+    return { state: 'recorded', outcome: await recordSuccess(deps, intent, null) };
+  }
+  if (intent && intent.status !== 'canceled') return { state: 'open', intent };
+  await db
+    .update(payment)
+    .set({ status: 'canceled' })
+    .where(
+      and(
+        eq(payment.provider, gateway.provider),
+        eq(payment.providerPaymentId, providerPaymentId),
+        eq(payment.status, 'requires_payment'),
+      ),
+    );
+  return { state: 'closed' };
 }
 
 export type RecordOutcome =
@@ -432,40 +489,45 @@ export async function handleEvent(
 }
 
 /**
- * Frees cars whose payment hold lapsed, and retries refunds that did not go through. Each step
- * is one atomic statement (or skips locked rows), so any number of processes may run it.
+ * Settles what a crash or a lost webhook left open, then frees cars whose hold lapsed:
+ * 1. every open payment no live hold covers is asked about at the processor: a success is
+ *    recorded (sale or refund), anything else is canceled there, so it can no longer charge;
+ * 2. lapsed holds are freed (one conditional statement);
+ * 3. succeeded payments that no paid booking uses are refunded (a refund that failed before).
+ * Every step is idempotent, so any number of processes may run it at once.
  */
 export async function sweepPayments(
   deps: PaymentDeps,
-): Promise<{ released: number; refunded: number }> {
+): Promise<{ released: number; refunded: number; reconciled: number }> {
   const { db, gateway } = deps;
+  const unguarded = await db
+    .select({ providerPaymentId: payment.providerPaymentId })
+    .from(payment)
+    .innerJoin(booking, eq(booking.id, payment.bookingId))
+    .innerJoin(listing, eq(listing.id, booking.listingId))
+    .where(
+      and(
+        eq(payment.status, 'requires_payment'),
+        eq(payment.provider, gateway.provider),
+        sql`not (${listing.status} = 'reserved' and ${listing.holdBookingId} = ${payment.bookingId} and ${listing.holdExpiresAt} > now())`,
+      ),
+    );
+  let reconciled = 0;
+  for (const { providerPaymentId } of unguarded) {
+    try {
+      if ((await reconcile(deps, providerPaymentId, { cancel: true })).state !== 'open') {
+        reconciled += 1;
+      }
+    } catch (error) {
+      deps.log.error({ err: error, providerPaymentId }, 'could not settle an open payment');
+    }
+  }
+
   const released = await db
     .update(listing)
     .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
     .where(and(eq(listing.status, 'reserved'), lt(listing.holdExpiresAt, new Date())))
     .returning({ id: listing.id });
-  if (released.length > 0) {
-    // Their open intents are canceled so a late confirmation cannot charge the buyer.
-    const open = await db
-      .select({ providerPaymentId: payment.providerPaymentId })
-      .from(payment)
-      .innerJoin(booking, eq(booking.id, payment.bookingId))
-      .where(
-        and(
-          eq(payment.status, 'requires_payment'),
-          eq(payment.provider, gateway.provider),
-          inArray(
-            booking.listingId,
-            released.map((r) => r.id),
-          ),
-        ),
-      );
-    for (const { providerPaymentId } of open) {
-      await gateway
-        .cancelIntent(providerPaymentId)
-        .catch((error) => deps.log.warn({ err: error }, 'could not cancel an intent'));
-    }
-  }
 
   // A succeeded payment whose booking is not paid by it must be refunded (a refund that failed).
   const stranded = await db
@@ -494,5 +556,5 @@ export async function sweepPayments(
       deps.log.error({ err: error }, 'refund retry failed');
     }
   }
-  return { released: released.length, refunded };
+  return { released: released.length, refunded, reconciled };
 }

@@ -1,6 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { booking, listing, payment, processedEvent, sandboxIntent } from '../../db/schema.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  booking,
+  listing,
+  payment,
+  processedEvent,
+  sandboxEvent,
+  sandboxIntent,
+} from '../../db/schema.ts';
+import type { SandboxGateway } from './sandbox-gateway.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, validBooking } from '../../test/fixtures.ts';
@@ -285,8 +293,8 @@ describe('holds, webhooks and refunds', () => {
       .update(listing)
       .set({ holdExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(listing.id, cars[0]!.id));
-    const swept = await app.payments.sweep();
-    expect(swept.released).toBe(1);
+    // The sweep cancels the lapsed intent at the processor, whose event frees the car.
+    await app.payments.sweep();
     const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
     expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
     // The lapsed intent was canceled, so it can no longer charge the first buyer.
@@ -428,6 +436,98 @@ describe('holds, webhooks and refunds', () => {
     expect(mail.some((m) => m.to === late.account.email && m.subject.includes('refunded'))).toBe(
       true,
     );
+  });
+});
+
+describe('when the news of a charge is lost', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  let sandbox: SandboxGateway;
+  let deliver: SandboxGateway['onEvent'];
+  beforeAll(async () => {
+    app = await startTestApp();
+    cars = await demoListings(app);
+    sandbox = app.payments.deps.gateway as SandboxGateway;
+    deliver = sandbox.onEvent;
+  });
+  afterEach(() => {
+    sandbox.onEvent = deliver;
+  });
+  afterAll(() => app.close());
+
+  /** The processor's events stop reaching our webhook (a network fault, a misconfiguration). */
+  const loseWebhooks = () => {
+    sandbox.onEvent = async () => false;
+  };
+
+  async function charges(bookingId: string) {
+    const rows = await app.database.db
+      .select()
+      .from(sandboxIntent)
+      .where(and(eq(sandboxIntent.status, 'succeeded')));
+    const mine = rows.filter((row) => row.metadata.bookingId === bookingId);
+    return {
+      kept: mine.filter((row) => !row.refunded).map((row) => row.id),
+      refunded: mine.filter((row) => row.refunded).map((row) => row.id),
+    };
+  }
+
+  const bookingRow = async (id: string) =>
+    (await app.database.db.select().from(booking).where(eq(booking.id, id)))[0];
+
+  it('the sweeper asks the processor before freeing a lapsed hold, and completes the sale', async () => {
+    loseWebhooks();
+    const buyer = await book(app, cars[0]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await confirmCard(app, body.clientSecret)).status).toBe(200);
+    await app.database.db
+      .update(listing)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(listing.id, cars[0]!.id));
+    await app.payments.sweep();
+    expect(await bookingRow(buyer.bookingId)).toMatchObject({ status: 'paid' });
+    const [car] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
+    expect(car?.status).toBe('sold');
+    expect(await charges(buyer.bookingId)).toEqual({ kept: [expect.any(String)], refunded: [] });
+  });
+
+  it('refunds, once, a charge for a booking the buyer cancelled meanwhile', async () => {
+    loseWebhooks();
+    const buyer = await book(app, cars[1]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await confirmCard(app, body.clientSecret)).status).toBe(200);
+    expect((await buyer.post(`/api/booked/${buyer.bookingId}/cancel`)).status).toBe(200);
+    await app.payments.sweep();
+    await app.payments.sweep();
+    expect(await bookingRow(buyer.bookingId)).toMatchObject({ status: 'cancelled' });
+    expect(await charges(buyer.bookingId)).toEqual({ kept: [], refunded: [expect.any(String)] });
+  });
+
+  it('answers "already paid" to a reopened payment page instead of charging again', async () => {
+    loseWebhooks();
+    const buyer = await book(app, cars[2]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await confirmCard(app, body.clientSecret)).status).toBe(200);
+    const reopened = await startPaying(buyer, buyer.bookingId);
+    expect(reopened.response.status).toBe(409);
+    expect((await errorOf(reopened.response)).message).toMatch(/already paid/);
+    expect(await bookingRow(buyer.bookingId)).toMatchObject({ status: 'paid' });
+    expect((await charges(buyer.bookingId)).kept).toHaveLength(1);
+  });
+
+  it('the sandbox sends an event again until our webhook takes it', async () => {
+    loseWebhooks();
+    const buyer = await book(app, cars[3]!.id);
+    const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await confirmCard(app, body.clientSecret)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await bookingRow(buyer.bookingId)).toMatchObject({ status: 'pending' });
+    sandbox.onEvent = deliver;
+    // Its first retry is due 5 s after the first try; bring it forward.
+    await app.database.db.update(sandboxEvent).set({ nextAttemptAt: new Date(Date.now() - 1000) });
+    expect(await sandbox.redeliver()).toBeGreaterThan(0);
+    expect(await bookingRow(buyer.bookingId)).toMatchObject({ status: 'paid' });
+    expect(await sandbox.redeliver()).toBe(0);
   });
 });
 

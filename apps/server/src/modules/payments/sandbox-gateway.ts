@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { sandboxIntent } from '../../db/schema.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import { sandboxEvent, sandboxIntent } from '../../db/schema.ts';
 import type { GatewayEvent, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
 import { signPayload, verifySignature } from './webhook-signature.ts';
 
@@ -120,6 +120,12 @@ export function checkCard(card: CardInput, now = new Date()): CardError | 'succe
 
 type IntentRow = typeof sandboxIntent.$inferSelect;
 
+const unexpectedState = (status: string): CardError => ({
+  type: 'invalid_request_error',
+  code: 'payment_intent_unexpected_state',
+  message: `This PaymentIntent's status is ${status}, so it cannot be confirmed.`,
+});
+
 function toIntent(row: IntentRow): GatewayIntent {
   return {
     id: row.id,
@@ -151,40 +157,111 @@ export interface SandboxGateway extends PaymentGateway {
     clientSecret: string,
     card: CardInput,
   ): Promise<{ intent: ReturnType<typeof stripeIntentJson> } | { error: CardError }>;
-  /** Where events go (set by the payments plugin: a signed POST to our own webhook path). */
-  onEvent: ((payload: string, signature: string) => Promise<void>) | null;
+  /**
+   * Where events go (set by the app: a signed POST to our own webhook path); answers whether the
+   * webhook took it. An event not taken is sent again later.
+   */
+  onEvent: ((payload: string, signature: string) => Promise<boolean>) | null;
+  /** Sends the events that are due again (a failed or lost delivery); any process may call it. */
+  redeliver(): Promise<number>;
 }
+
+export interface SandboxOptions {
+  webhookSecret: string;
+  /** Fault injection for tests: the process dies right after a charge succeeds, before any news of it. */
+  crashAfterCharge?: boolean;
+}
+
+/** How long after its first try an event stops being retried (Stripe: three days). */
+const GIVE_UP_AFTER = sql`interval '3 days'`;
+/** The first retry comes 5 s after the first try, then 30 s, 3 min, 18 min, ..., at most 6 h apart. */
+const FIRST_RETRY_SECONDS = 5;
 
 /**
  * A card processor that behaves like Stripe's test mode, kept in our own database so it works
  * offline and across several server processes.
  */
-export function createSandboxGateway(db: Db, webhookSecret: string): SandboxGateway {
-  async function emit(type: string, row: IntentRow) {
-    if (!gateway.onEvent) return;
+export function createSandboxGateway(
+  db: Db,
+  { webhookSecret, crashAfterCharge = false }: SandboxOptions,
+): SandboxGateway {
+  type QueuedEvent = { id: string; payload: string };
+
+  /** Records an event in the same transaction as the change it reports, so it cannot be lost. */
+  async function queue(tx: Tx, type: string, row: IntentRow): Promise<QueuedEvent> {
+    const id = `evt_${randomId(24)}`;
     const payload = JSON.stringify({
-      id: `evt_${randomId(24)}`,
+      id,
       object: 'event',
       type,
       created: Math.floor(Date.now() / 1000),
       data: { object: stripeIntentJson(row) },
     });
-    await gateway.onEvent(payload, signPayload(payload, webhookSecret));
+    // The first try is made at once; should it fail, or the process die, the event is due again.
+    await tx.insert(sandboxEvent).values({
+      id,
+      type,
+      payload,
+      attempts: 1,
+      nextAttemptAt: sql`now() + make_interval(secs => ${FIRST_RETRY_SECONDS})`,
+    });
+    return { id, payload };
   }
 
-  async function update(id: string, values: Partial<typeof sandboxIntent.$inferInsert>) {
-    const [row] = await db
-      .update(sandboxIntent)
-      .set(values)
-      .where(eq(sandboxIntent.id, id))
-      .returning();
-    return row!;
+  async function deliver(event: QueuedEvent): Promise<boolean> {
+    if (!gateway.onEvent) return false;
+    const taken = await gateway
+      .onEvent(event.payload, signPayload(event.payload, webhookSecret))
+      .catch(() => false);
+    if (taken) {
+      await db
+        .update(sandboxEvent)
+        .set({ deliveredAt: new Date() })
+        .where(eq(sandboxEvent.id, event.id));
+    }
+    return taken;
+  }
+
+  /** Changes an intent and queues the event that reports it, atomically; then tries to send it. */
+  async function change(
+    where: ReturnType<typeof and>,
+    values: Partial<typeof sandboxIntent.$inferInsert>,
+    eventType: string,
+  ): Promise<{ row: IntentRow; event: QueuedEvent } | undefined> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx.update(sandboxIntent).set(values).where(where).returning();
+      if (!row) return undefined;
+      return { row, event: await queue(tx, eventType, row) };
+    });
   }
 
   const gateway: SandboxGateway = {
     provider: 'sandbox',
     publishableKey: null,
     onEvent: null,
+
+    async redeliver() {
+      // Claiming pushes the next attempt forward, so two processes never send the same event
+      // at once; one that dies mid-send leaves it due again at that time.
+      const due = await queryRows<{ id: string; payload: string }>(
+        db,
+        sql`
+        update ${sandboxEvent}
+        set attempts = attempts + 1,
+            next_attempt_at = now() + make_interval(secs => least(${FIRST_RETRY_SECONDS} * power(6, attempts), 21600))
+        where id in (
+          select id from ${sandboxEvent}
+          where delivered_at is null and next_attempt_at <= now() and created_at > now() - ${GIVE_UP_AFTER}
+          order by next_attempt_at
+          limit 50
+          for update skip locked
+        )
+        returning id, payload`,
+      );
+      let delivered = 0;
+      for (const event of due) if (await deliver(event)) delivered += 1;
+      return delivered;
+    },
 
     async createIntent({ amountCents, currency, bookingId, idempotencyKey }) {
       const id = `pi_${randomId(24)}`;
@@ -216,17 +293,29 @@ export function createSandboxGateway(db: Db, webhookSecret: string): SandboxGate
     },
 
     async cancelIntent(id) {
-      const [row] = await db
-        .update(sandboxIntent)
-        .set({ status: 'canceled' })
-        .where(sql`${sandboxIntent.id} = ${id} and ${sandboxIntent.status} <> 'succeeded'`)
-        .returning();
-      if (row) await emit('payment_intent.canceled', row);
+      const changed = await change(
+        and(
+          eq(sandboxIntent.id, id),
+          sql`${sandboxIntent.status} not in ('succeeded', 'canceled')`,
+        ),
+        { status: 'canceled' },
+        'payment_intent.canceled',
+      );
+      if (changed) await deliver(changed.event);
     },
 
     async refund(id) {
-      const row = await update(id, { refunded: true });
-      await emit('charge.refunded', row);
+      // Refunding twice is refunding once, as with Stripe's idempotency key.
+      const changed = await change(
+        and(
+          eq(sandboxIntent.id, id),
+          eq(sandboxIntent.status, 'succeeded'),
+          eq(sandboxIntent.refunded, false),
+        ),
+        { refunded: true },
+        'charge.refunded',
+      );
+      if (changed) await deliver(changed.event);
     },
 
     parseWebhook(rawBody, signature): GatewayEvent {
@@ -266,29 +355,38 @@ export function createSandboxGateway(db: Db, webhookSecret: string): SandboxGate
         };
       }
       if (row.status === 'succeeded' || row.status === 'canceled') {
-        return {
-          error: {
-            type: 'invalid_request_error',
-            code: 'payment_intent_unexpected_state',
-            message: `This PaymentIntent's status is ${row.status}, so it cannot be confirmed.`,
-          },
-        };
+        return { error: unexpectedState(row.status) };
       }
       const outcome = checkCard(card);
+      // Only an intent still waiting for a card changes: two confirmations never charge twice.
+      const waiting = and(
+        eq(sandboxIntent.id, row.id),
+        sql`${sandboxIntent.status} not in ('succeeded', 'canceled')`,
+      );
       if (outcome === 'succeeds') {
-        const done = await update(row.id, { status: 'succeeded', lastError: null });
-        void emit('payment_intent.succeeded', done).catch(() => {});
-        return { intent: stripeIntentJson(done) };
+        const done = await change(
+          waiting,
+          { status: 'succeeded', lastError: null },
+          'payment_intent.succeeded',
+        );
+        if (!done) return { error: unexpectedState('succeeded or canceled') };
+        if (crashAfterCharge) process.kill(process.pid, 'SIGKILL');
+        void deliver(done.event);
+        return { intent: stripeIntentJson(done.row) };
       }
-      const failed = await update(row.id, {
-        status: 'requires_payment_method',
-        lastError: {
-          code: outcome.code,
-          message: outcome.message,
-          ...(outcome.decline_code && { decline_code: outcome.decline_code }),
+      const failed = await change(
+        waiting,
+        {
+          status: 'requires_payment_method',
+          lastError: {
+            code: outcome.code,
+            message: outcome.message,
+            ...(outcome.decline_code && { decline_code: outcome.decline_code }),
+          },
         },
-      });
-      void emit('payment_intent.payment_failed', failed).catch(() => {});
+        'payment_intent.payment_failed',
+      );
+      if (failed) void deliver(failed.event);
       return { error: outcome };
     },
   };

@@ -1,0 +1,170 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register, TestClient, type Server } from '../../test/client.ts';
+import { startChildServer, type ChildServer } from '../../test/child-server.ts';
+import { validBooking } from '../../test/fixtures.ts';
+import { createTestDatabase } from '../../test/test-app.ts';
+
+const VISA = {
+  number: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getFullYear() + 2,
+  cvc: '123',
+};
+
+/**
+ * kill -9 between the processor's charge and our record of it, then a restart on the same
+ * PostgreSQL database: however the story goes on, the buyer is charged once, or refunded.
+ * PostgreSQL only: a killed process must not be the only one holding the database.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a crash between the charge and our record', () => {
+  let databaseUrl: string;
+  let dataDir: string;
+  let sql: pg.Client;
+  const running: ChildServer[] = [];
+  beforeAll(async () => {
+    databaseUrl = (await createTestDatabase())!;
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-crash-'));
+    sql = new pg.Client({ connectionString: databaseUrl });
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((server) => server.stop()));
+    await sql.end().catch(() => {});
+  });
+
+  async function start(env: Record<string, string>, port?: number) {
+    const server = await startChildServer(
+      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WEB_DIST_DIR: dataDir, ...env },
+      port,
+    );
+    running.push(server);
+    return server;
+  }
+
+  /** A buyer books a car and pays; the server dies the moment the charge succeeds. */
+  async function payAndCrash(carIndex: number) {
+    const server = await start({ FAULT_INJECTION: 'crash-after-charge' });
+    if (carIndex === 0) await sql.connect();
+    const { rows } = await sql.query<{ id: string }>(
+      "select id from listing where status = 'available' order by created_at, id offset $1 limit 1",
+      [carIndex],
+    );
+    const buyer = await register(server);
+    const booked = await buyer.post('/api/category', validBooking(rows[0]!.id));
+    expect(booked.status).toBe(200);
+    const { insertedId: bookingId } = (await booked.json()) as { insertedId: string };
+    const started = await buyer.post('/api/create-payment-intent', { bookingId });
+    expect(started.status).toBe(200);
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await new TestClient(server)
+      .post('/api/payments/sandbox/confirm', { clientSecret, card: VISA })
+      .catch(() => undefined);
+    expect(await server.exited).toBe('SIGKILL');
+    return {
+      buyer,
+      bookingId,
+      listingId: rows[0]!.id,
+      port: server.port,
+      intentId: clientSecret.split('_secret_')[0]!,
+    };
+  }
+
+  /** What the processor kept, and what we recorded, for one booking. */
+  async function ledger(bookingId: string, listingId: string) {
+    const charges = await sql.query<{ id: string; refunded: boolean }>(
+      "select id, refunded from sandbox_intent where metadata->>'bookingId' = $1 and status = 'succeeded'",
+      [bookingId],
+    );
+    const [booking] = (
+      await sql.query<{ status: string; transaction_id: string | null }>(
+        'select status, transaction_id from booking where id = $1',
+        [bookingId],
+      )
+    ).rows;
+    const payments = await sql.query<{ provider_payment_id: string; status: string }>(
+      'select provider_payment_id, status from payment where booking_id = $1',
+      [bookingId],
+    );
+    const [car] = (
+      await sql.query<{ status: string }>('select status from listing where id = $1', [listingId])
+    ).rows;
+    return {
+      kept: charges.rows.filter((charge) => !charge.refunded).map((charge) => charge.id),
+      refunded: charges.rows.filter((charge) => charge.refunded).map((charge) => charge.id),
+      booking,
+      payments: payments.rows,
+      carStatus: car?.status,
+    };
+  }
+
+  async function expectSoldOnce(bookingId: string, listingId: string) {
+    const books = await ledger(bookingId, listingId);
+    expect(books.kept).toHaveLength(1);
+    expect(books.refunded).toHaveLength(0);
+    expect(books.booking).toMatchObject({ status: 'paid', transaction_id: books.kept[0] });
+    expect(books.payments).toContainEqual({
+      provider_payment_id: books.kept[0],
+      status: 'succeeded',
+    });
+    expect(books.carStatus).toBe('sold');
+  }
+
+  it('A: the buyer asks again, and the charge is recorded once', async () => {
+    const crash = await payAndCrash(0);
+    // No sweep runs here (an hour apart), so only the buyer's retry can settle it.
+    const server = await start({ PAYMENT_SWEEP_SECONDS: '3600' }, crash.port);
+    const retry = await crash.buyer.post('/api/payments', {
+      bookingId: crash.bookingId,
+      transactionId: crash.intentId,
+    });
+    expect(retry.status).toBe(200);
+    const again = await crash.buyer.post('/api/payments', {
+      bookingId: crash.bookingId,
+      transactionId: crash.intentId,
+    });
+    expect(again.status).toBe(200);
+    await expectSoldOnce(crash.bookingId, crash.listingId);
+    await server.stop();
+  });
+
+  it('B: nobody acts, and the restarted server completes the sale by itself', async () => {
+    const crash = await payAndCrash(1);
+    const server = await start({ PAYMENT_SWEEP_SECONDS: '1' }, crash.port);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if ((await ledger(crash.bookingId, crash.listingId)).booking?.status === 'paid') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await expectSoldOnce(crash.bookingId, crash.listingId);
+    await server.stop();
+  });
+
+  it('C: the buyer reopens the payment page, and is not charged a second time', async () => {
+    const crash = await payAndCrash(2);
+    const server: Server = await start({ PAYMENT_SWEEP_SECONDS: '3600' }, crash.port);
+    const reopened = await crash.buyer.post('/api/create-payment-intent', {
+      bookingId: crash.bookingId,
+    });
+    if (reopened.status === 200) {
+      // What the page would do next: take the card again.
+      const { clientSecret } = (await reopened.json()) as { clientSecret: string };
+      await new TestClient(server).post('/api/payments/sandbox/confirm', {
+        clientSecret,
+        card: VISA,
+      });
+      await crash.buyer.post('/api/payments', {
+        bookingId: crash.bookingId,
+        transactionId: clientSecret.split('_secret_')[0],
+      });
+    } else {
+      expect(reopened.status).toBe(409);
+      expect(((await reopened.json()) as { error: { message: string } }).error.message).toMatch(
+        /already paid/,
+      );
+    }
+    await expectSoldOnce(crash.bookingId, crash.listingId);
+  });
+});

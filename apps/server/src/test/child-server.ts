@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { serverRoot } from '../config.ts';
+
+export interface ChildServer {
+  baseUrl: string;
+  port: number;
+  child: ChildProcess;
+  /** Resolves with the signal (or exit code) the process ended with. */
+  exited: Promise<NodeJS.Signals | number | null>;
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * The real server in a process of its own (`src/server.ts` through tsx), for tests that kill it
+ * with SIGKILL and start it again on the same database and port.
+ */
+export async function startChildServer(
+  env: Record<string, string>,
+  port?: number,
+): Promise<ChildServer> {
+  const listenPort = port ?? (await freePort());
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(serverRoot, 'src/server.ts')],
+    {
+      cwd: path.join(serverRoot, '../..'),
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'error',
+        HOST: '127.0.0.1',
+        PORT: String(listenPort),
+        SEED_DEMO: 'true',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+  });
+  const baseUrl = `http://127.0.0.1:${listenPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (ended) throw new Error(`the server exited while starting:\n${stderr}`);
+    const ready = await fetch(`${baseUrl}/api/ready`).catch(() => undefined);
+    if (ready?.ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not become ready:\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    port: listenPort,
+    child,
+    exited,
+    async stop() {
+      if (!ended) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -32,6 +32,13 @@ function body(code: string, message: string, extra: object = {}): ApiErrorBody {
   return { error: { code, message, ...extra } };
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Names the client's form gives this route's inputs, by where they come: `{ querystring: { name: 'category' } }`. */
+    fieldNames?: Partial<Record<string, Record<string, string>>>;
+  }
+}
+
 /** One error shape for the whole API: `{ "error": { "code", "message" } }`. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -45,7 +52,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const first = error.validation[0];
       const where = error.validationContext ?? 'body';
       const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
-      const field = path || where;
+      // A route may name its inputs as the form does (`?name=` of `POST /product` is `category`).
+      const field = request.routeOptions.config.fieldNames?.[where]?.[path] ?? (path || where);
       // The schemas' messages are written for people ("Price is required"); the field rides along.
       const message = first?.message ?? `${field} is invalid`;
       return reply.status(400).send(body('validation-failed', message, { field }));

@@ -39,6 +39,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
     '/product',
     {
       preValidation: sellerOnly,
+      config: { fieldNames: { querystring: { name: 'category' } } },
       schema: {
         tags: ['listings'],
         summary: 'Add a car (sellers); `name` in the query is the category',

@@ -25,7 +25,7 @@ export async function createListing(
     .from(category)
     .where(eq(category.name, categoryName));
   if (!found)
-    throw new AppError(400, 'validation-failed', 'Category is required', { field: 'name' });
+    throw new AppError(400, 'validation-failed', 'Category is required', { field: 'category' });
   const images = await resolveOwnUploads(db, storage, actor.id, input.images);
   const [row] = await db
     .insert(listing)

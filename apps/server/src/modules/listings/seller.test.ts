@@ -93,7 +93,10 @@ describe('sellers and their cars', () => {
     const seller = await register(app, { role: 'Seller' });
     const unknown = await newCar(seller, {}, 'Spaceship');
     expect(unknown.status).toBe(400);
-    expect((await errorOf(unknown)).message).toBe('Category is required');
+    expect(await errorOf(unknown)).toMatchObject({
+      message: 'Category is required',
+      field: 'category',
+    });
   });
 
   it.each([

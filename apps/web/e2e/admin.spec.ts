@@ -72,7 +72,11 @@ test.describe('administration', () => {
     playwright,
     baseURL,
   }) => {
-    const buyerSession = await playwright.request.newContext({ baseURL: baseURL! });
+    // A page's requests carry its Origin; auth calls with a cookie and no Origin are refused.
+    const buyerSession = await playwright.request.newContext({
+      baseURL: baseURL!,
+      extraHTTPHeaders: { origin: baseURL! },
+    });
     const buyer = await signUpBuyer(buyerSession);
     expect((await buyerSession.get('/api/stats')).status()).toBe(200);
 

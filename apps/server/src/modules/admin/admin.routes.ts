@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcknowledgedCountSchema,
+  AcknowledgedSchema,
   AdminUserListSchema,
   AllUsersQuerySchema,
   AuditListSchema,
@@ -11,7 +12,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { currentUser, requireRole } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { deleteUser, listAudit, listUsers, verifySeller } from './admin.service.ts';
+import { deleteUser, listAudit, listUsers, removeListing, verifySeller } from './admin.service.ts';
 import { statsFor } from './stats.service.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
@@ -117,5 +118,22 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => statsFor(db, currentUser(request), config.CURRENCY),
+  );
+
+  app.post(
+    '/listings/:id/remove',
+    {
+      preValidation: adminOnly,
+      schema: {
+        tags: ['listings'],
+        summary: 'Remove any car that is not sold (admins); its open bookings close',
+        params: IdParamsSchema,
+        response: { 200: AcknowledgedSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await removeListing(db, mailer, currentUser(request), request.params.id);
+      return { acknowledged: true as const };
+    },
   );
 };

@@ -1,11 +1,17 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, booking, listing, session, user } from '../../db/schema.ts';
+import { auditLog, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { closeOpenBookings, notifyClosed, releaseHolds } from '../listings/seller.service.ts';
+import {
+  cancelBookingsOfBuyer,
+  lockCar,
+  notifyClosed,
+  removeCar,
+  removeCarsOfSeller,
+} from '../listings/lifecycle.ts';
 
 export async function listUsers(
   db: Db,
@@ -94,31 +100,9 @@ export async function deleteUser(
     await tx.delete(session).where(eq(session.userId, id));
 
     // Their cars that were still for sale leave the market; bookings of them close.
-    const removed = await tx
-      .update(listing)
-      .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
-      .where(
-        and(
-          eq(listing.sellerId, id),
-          inArray(listing.status, ['available', 'reserved', 'withdrawn']),
-        ),
-      )
-      .returning({ id: listing.id, name: listing.name });
-    const closedByCar = [];
-    for (const car of removed) {
-      closedByCar.push({ carName: car.name, closed: await closeOpenBookings(tx, car.id) });
-    }
-
+    const closedByCar = await removeCarsOfSeller(tx, id);
     // Their own open bookings are cancelled, and any car they held is freed.
-    const cancelled = await tx
-      .update(booking)
-      .set({ status: 'cancelled' })
-      .where(and(eq(booking.buyerId, id), eq(booking.status, 'pending')))
-      .returning({ id: booking.id, listingId: booking.listingId });
-    await releaseHolds(
-      tx,
-      cancelled.map((b) => b.id),
-    );
+    const cancelled = await cancelBookingsOfBuyer(tx, id);
     const sellersTold = cancelled.length
       ? await tx
           .select({ email: user.email, name: user.name, carName: listing.name })
@@ -143,7 +127,7 @@ export async function deleteUser(
       details: {
         email: target.email,
         role: target.role,
-        carsRemoved: removed.length,
+        carsRemoved: closedByCar.length,
         bookingsCancelled: cancelled.length,
       },
     });
@@ -162,6 +146,36 @@ export async function deleteUser(
       }),
     ),
   ]);
+}
+
+/**
+ * An admin takes any car that is not sold off the site; its open bookings close and their buyers
+ * are told. Recorded in the audit log.
+ */
+export async function removeListing(
+  db: Db,
+  mailer: Mailer,
+  actor: SessionUser,
+  id: string,
+): Promise<void> {
+  const outcome = await db.transaction(async (tx) => {
+    const car = await lockCar(tx, id);
+    if (!car) throw notFound('That car');
+    if (car.status === 'sold') throw conflict('A sold car stays on record and cannot be removed.');
+    if (car.status === 'removed') return null;
+    const closed = await removeCar(tx, id);
+    await audit(tx, {
+      actorId: actor.id,
+      action: 'listing.remove',
+      targetType: 'listing',
+      targetId: id,
+      details: { name: car.name },
+    });
+    return { name: car.name, closed };
+  });
+  if (outcome) {
+    await notifyClosed(mailer, outcome.name, outcome.closed, 'it was removed from the site');
+  }
 }
 
 export async function listAudit(db: Db, limit = 100) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { formatMoney, type CreateBookingInput } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { booking, listing, user } from '../../db/schema.ts';
@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { releaseHolds } from '../listings/seller.service.ts';
+import { cancelPendingBooking } from '../listings/lifecycle.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 
 const bookingWithCar = {
@@ -116,16 +116,7 @@ export async function cancelBooking(db: Db, actor: SessionUser, id: string): Pro
   if (!found || !bookingPolicy.canView(actor, found)) throw notFound('That booking');
   if (!bookingPolicy.canCancel(actor, found))
     throw forbidden('Only the buyer can cancel a booking.');
-  const cancelled = await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(booking)
-      .set({ status: 'cancelled' })
-      .where(and(eq(booking.id, id), eq(booking.status, 'pending')))
-      .returning({ id: booking.id });
-    // A buyer who cancels at checkout gives the car back at once, not when the hold lapses.
-    if (updated) await releaseHolds(tx, [updated.id]);
-    return updated;
-  });
+  const cancelled = await db.transaction((tx) => cancelPendingBooking(tx, id));
   if (!cancelled) throw conflict(`This booking is ${found.status} and can no longer be cancelled.`);
   return (await findBooking(db, id))!;
 }

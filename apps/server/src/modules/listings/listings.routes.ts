@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiErrorSchema, IdParamsSchema, ListingDetailSchema } from '@carmarket/shared';
+import {
+  ApiErrorSchema,
+  IdParamsSchema,
+  ListingCardSchema,
+  ListingDetailSchema,
+} from '@carmarket/shared';
+import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
-import { presentListingDetail } from './listings.presenter.ts';
-import { findListing } from './listings.service.ts';
+import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
+import { advertisedListings, findListing } from './listings.service.ts';
 
 export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -28,6 +34,21 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       const car = await findListing(db, request.params.id);
       if (!car || !listingPolicy.canView(currentUser(request), car)) throw notFound('That car');
       return presentListingDetail(car);
+    },
+  );
+
+  app.get(
+    '/advertised',
+    {
+      schema: {
+        tags: ['listings'],
+        summary: 'Advertised cars that can be booked now (public; the home page)',
+        response: { 200: z.array(ListingCardSchema) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=15');
+      return (await advertisedListings(db)).map(presentListingCard);
     },
   );
 };

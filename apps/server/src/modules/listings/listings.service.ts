@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { category, listing, user } from '../../db/schema.ts';
 import type { ListingDetailRow, ListingRow } from './listings.presenter.ts';
@@ -27,4 +27,15 @@ export async function findListing(db: Db, id: string): Promise<ListingDetailRow 
     .innerJoin(category, eq(category.id, listing.categoryId))
     .where(eq(listing.id, id));
   return row;
+}
+
+/** Advertised cars that can be booked now, most recently advertised first. */
+export async function advertisedListings(db: Db, limit = 12) {
+  return db
+    .select(listingWithSeller)
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .where(and(eq(listing.status, 'available'), sql`${listing.advertisedAt} is not null`))
+    .orderBy(desc(listing.advertisedAt))
+    .limit(limit);
 }

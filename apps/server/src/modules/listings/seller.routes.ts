@@ -4,23 +4,19 @@ import {
   CreateListingSchema,
   IdParamsSchema,
   InsertedSchema,
-  ListingCardSchema,
   MyListingListSchema,
   ProductQuerySchema,
   UpdateListingSchema,
 } from '@carmarket/shared';
-import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { currentUser, requireRole } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
+import { presentListingDetail } from './listings.presenter.ts';
 import {
-  advertisedListings,
   createListing,
   listingsOfSeller,
-  removeListing,
   setAdvertised,
   updateListing,
   withdrawListing,
@@ -137,36 +133,4 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       },
     });
   }
-
-  app.post(
-    '/listings/:id/remove',
-    {
-      preValidation: [app.authenticate, requireRole('admin')],
-      schema: {
-        tags: ['listings'],
-        summary: 'Remove any car that is not sold (admins); its open bookings close',
-        params: IdParamsSchema,
-        response: { 200: AcknowledgedSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      await removeListing(db, mailer, currentUser(request), request.params.id);
-      return { acknowledged: true as const };
-    },
-  );
-
-  app.get(
-    '/advertised',
-    {
-      schema: {
-        tags: ['listings'],
-        summary: 'Advertised cars that can be booked now (public; the home page)',
-        response: { 200: z.array(ListingCardSchema) },
-      },
-    },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=15');
-      return (await advertisedListings(db)).map(presentListingCard);
-    },
-  );
 };

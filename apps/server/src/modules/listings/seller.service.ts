@@ -6,8 +6,8 @@ import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { audit } from '../../lib/audit.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
+import { notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { listingWithSeller } from './listings.service.ts';
 
@@ -124,84 +124,12 @@ export async function withdrawListing(
 ): Promise<void> {
   const row = await ownListing(db, actor, id);
   const closed = await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(listing)
-      .set({ status: 'withdrawn', advertisedAt: null })
-      .where(and(eq(listing.id, id), eq(listing.status, 'available')))
-      .returning({ id: listing.id });
-    if (!updated)
+    const closedBookings = await withdrawCar(tx, id);
+    if (!closedBookings)
       throw conflict(`Only an available car can be withdrawn; this one is ${row.status}.`);
-    return closeOpenBookings(tx, id);
+    return closedBookings;
   });
   await notifyClosed(mailer, row.name, closed, 'the seller withdrew it');
-}
-
-/** Closes a car's pending bookings and answers who held them. */
-export async function closeOpenBookings(tx: Db | Tx, listingId: string) {
-  return tx
-    .update(booking)
-    .set({ status: 'closed' })
-    .where(and(eq(booking.listingId, listingId), eq(booking.status, 'pending')))
-    .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
-}
-
-/** Frees the cars that these bookings hold at checkout, so other buyers can book and pay. */
-export async function releaseHolds(tx: Db | Tx, bookingIds: string[]): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await tx
-    .update(listing)
-    .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
-    .where(and(eq(listing.status, 'reserved'), inArray(listing.holdBookingId, bookingIds)));
-}
-
-export async function notifyClosed(
-  mailer: Mailer,
-  carName: string,
-  closed: Array<{ buyerEmail: string; buyerName: string }>,
-  why: string,
-): Promise<void> {
-  await Promise.allSettled(
-    closed.map((b) =>
-      mailer.send({
-        to: b.buyerEmail,
-        subject: `${carName} is no longer available`,
-        text: `Hello ${b.buyerName},\n\nYour booking of the ${carName} has been closed because ${why}. Nothing was charged. Other cars are waiting for you on CarMarket.`,
-      }),
-    ),
-  );
-}
-
-/**
- * An admin takes any car that is not sold off the site; its open bookings close and their buyers
- * are told. Recorded in the audit log.
- */
-export async function removeListing(
-  db: Db,
-  mailer: Mailer,
-  actor: SessionUser,
-  id: string,
-): Promise<void> {
-  const outcome = await db.transaction(async (tx) => {
-    const [car] = await tx.select().from(listing).where(eq(listing.id, id)).for('update');
-    if (!car) throw notFound('That car');
-    if (car.status === 'sold') throw conflict('A sold car stays on record and cannot be removed.');
-    if (car.status === 'removed') return null;
-    await tx
-      .update(listing)
-      .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
-      .where(eq(listing.id, id));
-    const closed = await closeOpenBookings(tx, id);
-    await audit(tx, {
-      actorId: actor.id,
-      action: 'listing.remove',
-      targetType: 'listing',
-      targetId: id,
-      details: { name: car.name },
-    });
-    return { name: car.name, closed };
-  });
-  if (outcome)
-    await notifyClosed(mailer, outcome.name, outcome.closed, 'it was removed from the site');
 }
 
 /** Puts an available car in the home page's Advertised section, or takes it out. */
@@ -218,15 +146,4 @@ export async function setAdvertised(
     .update(listing)
     .set({ advertisedAt: advertised ? (row.advertisedAt ?? new Date()) : null })
     .where(eq(listing.id, id));
-}
-
-/** Advertised cars that can be booked now, most recently advertised first. */
-export async function advertisedListings(db: Db, limit = 12) {
-  return db
-    .select(listingWithSeller)
-    .from(listing)
-    .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(and(eq(listing.status, 'available'), sql`${listing.advertisedAt} is not null`))
-    .orderBy(desc(listing.advertisedAt))
-    .limit(limit);
 }

@@ -13,7 +13,9 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { WebhookSignatureError } from './gateway.ts';
-import { confirmPayment, handleEvent, startPayment, type PaymentDeps } from './payments.service.ts';
+import { confirmPayment, startPayment } from './checkout.service.ts';
+import type { PaymentDeps } from './payment-deps.ts';
+import { handleEvent } from './webhooks.service.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 

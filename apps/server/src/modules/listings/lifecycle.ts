@@ -1,0 +1,196 @@
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { booking, listing } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+
+/*
+ * The car lifecycle (DESIGN.md section 5): the only code that changes a car's status and the
+ * statuses of its bookings. Callers own the transaction and have checked the policies; each step
+ * here is one conditional statement, so a car that changed meanwhile is simply not matched.
+ *
+ *   available -> reserved (a buyer paying holds it) -> sold (payment succeeded)
+ *   reserved  -> available (the hold lapses, the payment fails, the buyer cancels)
+ *   available -> withdrawn (its seller)      any but sold -> removed (an admin, a deleted seller)
+ *
+ * Lock order, everywhere: the car's row first, then the booking's. Every payment step for a car
+ * queues on the car, and closing its other bookings cannot deadlock with a buyer waiting in line.
+ */
+
+type Car = typeof listing.$inferSelect;
+type Booking = typeof booking.$inferSelect;
+
+/** A booking's buyer and name, for the mail that tells them their booking closed. */
+export type ClosedBooking = { buyerEmail: string; buyerName: string };
+
+/** Locks a booking's car, then the booking (the lock order above). */
+export async function lockCarAndBooking(
+  tx: Tx,
+  bookingId: string,
+): Promise<{ car: Car; booking: Booking } | undefined> {
+  const [target] = await tx
+    .select({ listingId: booking.listingId })
+    .from(booking)
+    .where(eq(booking.id, bookingId));
+  if (!target) return undefined;
+  const [car] = await tx
+    .select()
+    .from(listing)
+    .where(eq(listing.id, target.listingId))
+    .for('update');
+  const [held] = await tx.select().from(booking).where(eq(booking.id, bookingId)).for('update');
+  return car && held ? { booking: held, car } : undefined;
+}
+
+export async function lockCar(tx: Tx, carId: string): Promise<Car | undefined> {
+  const [car] = await tx.select().from(listing).where(eq(listing.id, carId)).for('update');
+  return car;
+}
+
+/** available/reserved -> reserved for this booking until `until` (the caller locked the car). */
+export async function holdCar(tx: Tx, carId: string, bookingId: string, until: Date) {
+  await tx
+    .update(listing)
+    .set({ status: 'reserved', holdBookingId: bookingId, holdExpiresAt: until })
+    .where(eq(listing.id, carId));
+}
+
+/**
+ * The sale: the booking is paid, the car sold (and no longer advertised), its other open
+ * bookings closed. `taken` when the database's one-paid-booking-per-car rule refuses it.
+ */
+export async function sellCar(
+  tx: Tx,
+  sale: { carId: string; bookingId: string; transactionId: string; paidAt: Date },
+): Promise<{ sold: true; closed: ClosedBooking[] } | { sold: false; reason: 'taken' }> {
+  try {
+    await tx
+      .update(booking)
+      .set({ status: 'paid', paidAt: sale.paidAt, transactionId: sale.transactionId })
+      .where(eq(booking.id, sale.bookingId));
+  } catch (error) {
+    if (isUniqueViolation(error, 'booking_one_paid_per_listing')) {
+      return { sold: false, reason: 'taken' };
+    }
+    throw error;
+  }
+  await tx
+    .update(listing)
+    .set({ status: 'sold', holdBookingId: null, holdExpiresAt: null, advertisedAt: null })
+    .where(eq(listing.id, sale.carId));
+  return { sold: true, closed: await closeOpenBookings(tx, sale.carId) };
+}
+
+/** reserved -> available for the cars these bookings hold at checkout. */
+export async function releaseHolds(tx: Db | Tx, bookingIds: string[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await tx
+    .update(listing)
+    .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
+    .where(and(eq(listing.status, 'reserved'), inArray(listing.holdBookingId, bookingIds)));
+}
+
+/** reserved -> available for every car whose hold has lapsed; answers how many. */
+export async function releaseLapsedHolds(db: Db): Promise<number> {
+  const released = await db
+    .update(listing)
+    .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
+    .where(and(eq(listing.status, 'reserved'), lt(listing.holdExpiresAt, new Date())))
+    .returning({ id: listing.id });
+  return released.length;
+}
+
+/** available -> withdrawn (no longer advertised); its open bookings close. Null if not available. */
+export async function withdrawCar(tx: Tx, carId: string): Promise<ClosedBooking[] | null> {
+  const [updated] = await tx
+    .update(listing)
+    .set({ status: 'withdrawn', advertisedAt: null })
+    .where(and(eq(listing.id, carId), eq(listing.status, 'available')))
+    .returning({ id: listing.id });
+  return updated ? closeOpenBookings(tx, carId) : null;
+}
+
+/** Any status but sold -> removed (a hold ends with it); its open bookings close. */
+export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[]> {
+  await tx
+    .update(listing)
+    .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
+    .where(
+      and(eq(listing.id, carId), inArray(listing.status, ['available', 'reserved', 'withdrawn'])),
+    );
+  return closeOpenBookings(tx, carId);
+}
+
+/** A deleted seller's cars that were not sold are removed; answers each with its closed bookings. */
+export async function removeCarsOfSeller(tx: Tx, sellerId: string) {
+  const removed = await tx
+    .update(listing)
+    .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
+    .where(
+      and(
+        eq(listing.sellerId, sellerId),
+        inArray(listing.status, ['available', 'reserved', 'withdrawn']),
+      ),
+    )
+    .returning({ id: listing.id, name: listing.name });
+  const closedByCar: Array<{ carName: string; closed: ClosedBooking[] }> = [];
+  for (const car of removed) {
+    closedByCar.push({ carName: car.name, closed: await closeOpenBookings(tx, car.id) });
+  }
+  return closedByCar;
+}
+
+/**
+ * pending -> cancelled for one booking (its buyer cancels); a car it held at checkout is given
+ * back at once, not when the hold lapses. Undefined when it was not pending.
+ */
+export async function cancelPendingBooking(tx: Tx, bookingId: string) {
+  const [cancelled] = await tx
+    .update(booking)
+    .set({ status: 'cancelled' })
+    .where(and(eq(booking.id, bookingId), eq(booking.status, 'pending')))
+    .returning({ id: booking.id, listingId: booking.listingId });
+  if (cancelled) await releaseHolds(tx, [cancelled.id]);
+  return cancelled;
+}
+
+/** A deleted buyer's pending bookings are cancelled and any car they held is freed. */
+export async function cancelBookingsOfBuyer(tx: Tx, buyerId: string) {
+  const cancelled = await tx
+    .update(booking)
+    .set({ status: 'cancelled' })
+    .where(and(eq(booking.buyerId, buyerId), eq(booking.status, 'pending')))
+    .returning({ id: booking.id, listingId: booking.listingId });
+  await releaseHolds(
+    tx,
+    cancelled.map((b) => b.id),
+  );
+  return cancelled;
+}
+
+/** pending -> closed for a car's bookings (it was sold, withdrawn or removed): who held them. */
+export async function closeOpenBookings(tx: Db | Tx, carId: string): Promise<ClosedBooking[]> {
+  return tx
+    .update(booking)
+    .set({ status: 'closed' })
+    .where(and(eq(booking.listingId, carId), eq(booking.status, 'pending')))
+    .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
+}
+
+/** Tells the buyers whose bookings closed, and why. Sent after the transaction commits. */
+export async function notifyClosed(
+  mailer: Mailer,
+  carName: string,
+  closed: ClosedBooking[],
+  why: string,
+): Promise<void> {
+  await Promise.allSettled(
+    closed.map((b) =>
+      mailer.send({
+        to: b.buyerEmail,
+        subject: `${carName} is no longer available`,
+        text: `Hello ${b.buyerName},\n\nYour booking of the ${carName} has been closed because ${why}. Nothing was charged. Other cars are waiting for you on CarMarket.`,
+      }),
+    ),
+  );
+}

@@ -1,0 +1,12 @@
+import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+import type { PaymentGateway } from './gateway.ts';
+
+/** What every payment step needs. */
+export interface PaymentDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  mailer: Mailer;
+  holdMinutes: number;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}

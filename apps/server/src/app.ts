@@ -39,6 +39,7 @@ import type { PaymentDeps } from './modules/payments/payment-deps.ts';
 import { sweepPayments } from './modules/payments/sweeper.ts';
 import { createSandboxGateway, type SandboxGateway } from './modules/payments/sandbox-gateway.ts';
 import { createStripeGateway } from './modules/payments/stripe-gateway.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -228,7 +229,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(listingRoutes, { db: database.db });
         await api.register(bookingRoutes, { db: database.db, mailer });
         await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
-        await api.register(adminRoutes, { db: database.db, mailer, config });
+        await api.register(adminRoutes, { db: database.db, mailer });
+        await api.register(statsRoutes, { db: database.db, currency: config.CURRENCY });
         await api.register(paymentRoutes, {
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,

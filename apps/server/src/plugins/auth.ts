@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Role } from '@carmarket/shared';
 import type { Db } from '../db/client.ts';
 import { session, user } from '../db/schema.ts';
+import type { Decision } from '../lib/policy.ts';
 import { AppError, forbidden } from '../lib/errors.ts';
 import type { AccessTokens } from '../modules/auth/access-token.ts';
 import type { Auth } from '../modules/auth/auth.ts';
@@ -119,12 +120,13 @@ export function currentUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
-/** Route hook factory, after `authenticate`: signed in and holding one of these roles, else 403. */
-export function requireRole(...roles: Role[]) {
+/**
+ * Route hook, after `authenticate`: asks a named policy about the signed-in person and answers
+ * 403 with its reason when it refuses. Rules about roles live in the policy files, not here.
+ */
+export function guard(rule: (actor: SessionUser) => Decision) {
   return async (request: FastifyRequest) => {
-    const person = currentUser(request);
-    if (!person.role || !roles.includes(person.role)) {
-      throw forbidden(`This is for ${roles.join(' or ')} accounts only.`);
-    }
+    const decision = rule(currentUser(request));
+    if (!decision.ok) throw forbidden(decision.reason);
   };
 }

@@ -62,6 +62,7 @@ export const BookingListSchema = z.array(BookingSchema);
 
 /** `GET /api/bookedItem`: a booking of a seller's car, with whether the car is sold. */
 export const BookedItemSchema = BookingSchema.extend({ sold: z.boolean() });
+export type BookedItem = z.infer<typeof BookedItemSchema>;
 export const BookedItemListSchema = z.array(BookedItemSchema);
 
 /** `POST /api/create-payment-intent`: a `price` sent is ignored; the booking decides. */
@@ -87,6 +88,7 @@ export const RecordPaymentResultSchema = z.object({
   transactionId: z.string(),
   paidAt: z.string(),
 });
+export type RecordPaymentResult = z.infer<typeof RecordPaymentResultSchema>;
 
 export const PaymentConfigSchema = z.object({
   provider: z.enum(['sandbox', 'stripe']),

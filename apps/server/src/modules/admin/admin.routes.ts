@@ -6,22 +6,20 @@ import {
   AllUsersQuerySchema,
   AuditListSchema,
   IdParamsSchema,
-  StatsSchema,
 } from '@carmarket/shared';
-import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { currentUser, requireRole } from '../../plugins/auth.ts';
+import { currentUser, guard } from '../../plugins/auth.ts';
+import { adminPolicy } from './admin.policy.ts';
+import { presentAdminUser, presentAuditEntry } from './admin.presenter.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { deleteUser, listAudit, listUsers, removeListing, verifySeller } from './admin.service.ts';
-import { statsFor } from './stats.service.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
   mailer: Mailer;
-  config: Config;
-}> = async (app, { db, mailer, config }) => {
-  const adminOnly = [app.authenticate, requireRole('admin')];
+}> = async (app, { db, mailer }) => {
+  const adminOnly = [app.authenticate, guard(adminPolicy.canAdminister)];
 
   app.get(
     '/all/user',
@@ -38,14 +36,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { rows, total } = await listUsers(db, request.query);
       reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
-      return rows.map((row) => ({
-        _id: row.id,
-        name: row.name,
-        email: row.email,
-        role: row.role,
-        ...(row.verified ? { verify: 'true' as const } : {}),
-        createdAt: row.createdAt.toISOString(),
-      }));
+      return rows.map(presentAdminUser);
     },
   );
 
@@ -93,31 +84,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: AuditListSchema, ...errorResponses },
       },
     },
-    async () =>
-      (await listAudit(db)).map((row) => ({
-        _id: row.id,
-        action: row.action,
-        actor: row.actorId
-          ? { _id: row.actorId, name: row.actorName!, email: row.actorEmail! }
-          : null,
-        targetType: row.targetType,
-        targetId: row.targetId,
-        details: row.details,
-        createdAt: row.createdAt.toISOString(),
-      })),
-  );
-
-  app.get(
-    '/stats',
-    {
-      preValidation: app.authenticate,
-      schema: {
-        tags: ['admin'],
-        summary: "The dashboard home's figures for the caller's role",
-        response: { 200: StatsSchema, ...errorResponses },
-      },
-    },
-    async (request) => statsFor(db, currentUser(request), config.CURRENCY),
+    async () => (await listAudit(db)).map(presentAuditEntry),
   );
 
   app.post(

@@ -2,9 +2,10 @@ import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } fro
 import type { Db } from '../../db/client.ts';
 import { auditLog, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
+import { userPolicy } from '../users/users.policy.ts';
 import {
   cancelBookingsOfBuyer,
   lockCar,
@@ -64,8 +65,9 @@ async function liveUser(db: Db, id: string) {
 /** Marks a seller verified; their cars show the "Verified seller" badge. */
 export async function verifySeller(db: Db, actor: SessionUser, id: string): Promise<number> {
   const target = await liveUser(db, id);
-  if (target.role !== 'Seller')
-    throw new AppError(409, 'conflict', 'Only seller accounts can be verified.');
+  const allowed = userPolicy.canVerify(actor, target);
+  // A buyer cannot become verified: the admin may act, the target is wrong for it (409).
+  if (!allowed.ok) throw conflict(allowed.reason);
   if (target.verified) return 0;
   await db.transaction(async (tx) => {
     await tx.update(user).set({ verified: true }).where(eq(user.id, id));
@@ -91,9 +93,9 @@ export async function deleteUser(
   actor: SessionUser,
   id: string,
 ): Promise<void> {
-  if (id === actor.id) throw forbidden('You cannot delete your own account.');
   const target = await liveUser(db, id);
-  if (target.role === 'admin') throw forbidden('Admin accounts cannot be deleted.');
+  const allowed = userPolicy.canDelete(actor, target);
+  if (!allowed.ok) throw forbidden(allowed.reason);
 
   const effects = await db.transaction(async (tx) => {
     await tx.update(user).set({ deletedAt: new Date() }).where(eq(user.id, id));

@@ -1,3 +1,4 @@
+import { decide } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** Who may do what with bookings. */
@@ -18,6 +19,12 @@ export const bookingPolicy = {
   /** One booking: its buyer, the car's seller, or an admin. */
   canView: (actor: SessionUser, booking: { buyerId: string; sellerId: string }) =>
     actor.role === 'admin' || booking.buyerId === actor.id || booking.sellerId === actor.id,
+  /** Bookings of cars (Booked Items): sellers see their own cars', admins everyone's. */
+  canListBookedItems: (actor: SessionUser) =>
+    decide(
+      actor.role === 'Seller' || actor.role === 'admin',
+      'This is for Seller or admin accounts only.',
+    ),
   /** Cancelling: the buyer, while the booking is pending. */
   canCancel: (actor: SessionUser, booking: { buyerId: string }) => booking.buyerId === actor.id,
 };

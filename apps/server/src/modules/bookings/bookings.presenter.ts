@@ -1,4 +1,4 @@
-import type { Booking } from '@carmarket/shared';
+import type { BookedItem, Booking } from '@carmarket/shared';
 import type { BookingRow } from './bookings.service.ts';
 
 export function presentBooking(row: BookingRow): Booking {
@@ -20,4 +20,9 @@ export function presentBooking(row: BookingRow): Booking {
     sellerName: row.sellerName,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** A booking of one of the seller's cars, with whether that car sold (to anyone). */
+export function presentBookedItem(row: BookingRow & { sold: boolean }): BookedItem {
+  return { ...presentBooking(row), sold: row.sold };
 }

@@ -13,7 +13,7 @@ import { forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { bookingPolicy } from './bookings.policy.ts';
-import { presentBooking } from './bookings.presenter.ts';
+import { presentBookedItem, presentBooking } from './bookings.presenter.ts';
 import {
   bookedItems,
   bookingsOfEmail,
@@ -21,7 +21,7 @@ import {
   createBooking,
   findBooking,
 } from './bookings.service.ts';
-import { requireRole } from '../../plugins/auth.ts';
+import { guard } from '../../plugins/auth.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = async (
@@ -104,7 +104,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
   app.get(
     '/bookedItem',
     {
-      preValidation: [app.authenticate, requireRole('Seller', 'admin')],
+      preValidation: [app.authenticate, guard(bookingPolicy.canListBookedItems)],
       schema: {
         tags: ['bookings'],
         summary: "Bookings of the seller's own cars (an admin sees all), each with `sold`",
@@ -114,7 +114,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
     async (request) => {
       const actor = currentUser(request);
       const rows = await bookedItems(db, actor.role === 'admin' ? null : actor.id);
-      return rows.map((row) => ({ ...presentBooking(row), sold: row.sold }));
+      return rows.map(presentBookedItem);
     },
   );
 };

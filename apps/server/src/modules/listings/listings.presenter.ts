@@ -1,4 +1,4 @@
-import type { ListingCard, ListingDetail } from '@carmarket/shared';
+import type { ListingCard, ListingDetail, MyListing } from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
 
 export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
@@ -33,5 +33,17 @@ export function presentListingDetail(row: ListingDetailRow): ListingDetail {
     ...presentListingCard(row),
     description: row.description,
     categoryName: row.categoryName,
+  };
+}
+
+/** One of the seller's own cars in My Products, with its bookings and whether it sold. */
+export function presentMyListing(
+  row: ListingDetailRow & { bookingsCount: number; openBookingsCount: number; sold: boolean },
+): MyListing {
+  return {
+    ...presentListingDetail(row),
+    bookingsCount: row.bookingsCount,
+    openBookingsCount: row.openBookingsCount,
+    sold: row.sold,
   };
 }

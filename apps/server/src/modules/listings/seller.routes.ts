@@ -10,10 +10,11 @@ import {
 } from '@carmarket/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { currentUser, requireRole } from '../../plugins/auth.ts';
+import { currentUser, guard } from '../../plugins/auth.ts';
+import { listingPolicy } from './listings.policy.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
-import { presentListingDetail } from './listings.presenter.ts';
+import { presentMyListing } from './listings.presenter.ts';
 import {
   createListing,
   listingsOfSeller,
@@ -29,7 +30,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
   mailer: Mailer;
   config: Config;
 }> = async (app, { db, storage, mailer, config }) => {
-  const sellerOnly = [app.authenticate, requireRole('Seller')];
+  const sellerOnly = [app.authenticate, guard(listingPolicy.canSell)];
 
   app.post(
     '/product',
@@ -67,13 +68,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
         response: { 200: MyListingListSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      (await listingsOfSeller(db, currentUser(request).id)).map((row) => ({
-        ...presentListingDetail(row),
-        bookingsCount: row.bookingsCount,
-        openBookingsCount: row.openBookingsCount,
-        sold: row.sold,
-      })),
+    async (request) => (await listingsOfSeller(db, currentUser(request).id)).map(presentMyListing),
   );
 
   // PATCH is the right verb; PUT is accepted too, for clients that only speak GET/POST/PUT/DELETE.

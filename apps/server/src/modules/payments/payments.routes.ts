@@ -15,6 +15,7 @@ import { currentUser } from '../../plugins/auth.ts';
 import { WebhookSignatureError } from './gateway.ts';
 import { confirmPayment, startPayment } from './checkout.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
+import { presentIntent, presentRecorded } from './payments.presenter.ts';
 import { handleEvent } from './webhooks.service.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
@@ -52,13 +53,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { clientSecret, amount, currency } = await startPayment(
-        deps,
-        currentUser(request),
-        request.body.bookingId,
-      );
+      const intent = await startPayment(deps, currentUser(request), request.body.bookingId);
       reply.header('cache-control', 'no-store');
-      return { clientSecret, amount, currency };
+      return presentIntent(intent);
     },
   );
 
@@ -87,13 +84,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
           'The car could no longer be sold to you, so your payment was refunded in full.',
         );
       }
-      return {
-        acknowledged: true as const,
-        insertedId: outcome.transactionId,
-        bookingId: outcome.bookingId,
-        transactionId: outcome.transactionId,
-        paidAt: outcome.paidAt.toISOString(),
-      };
+      return presentRecorded(outcome);
     },
   );
 

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiErrorSchema, UploadResultSchema } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import { currentUser } from '../../plugins/auth.ts';
+import { currentUser, guard } from '../../plugins/auth.ts';
+import { uploadPolicy } from './uploads.policy.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { MAX_UPLOAD_BYTES } from './image-processing.ts';
 import { storeUpload, type UploadQuota } from './uploads.service.ts';
@@ -20,7 +21,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/uploads',
     {
-      preValidation: app.authenticate,
+      preValidation: [app.authenticate, guard(uploadPolicy.canUpload)],
       bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
       schema: {
         tags: ['uploads'],
@@ -30,6 +31,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
           200: UploadResultSchema,
           400: ApiErrorSchema,
           401: ApiErrorSchema,
+          403: ApiErrorSchema,
           413: ApiErrorSchema,
           415: ApiErrorSchema,
           429: ApiErrorSchema,

@@ -1,7 +1,18 @@
+import fs from 'node:fs';
+
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const web = './apps/web/src';
+/** The web app's features: each a folder under features/, with a public index.ts for the others. */
+const features = fs
+  .readdirSync(new URL(`${web}/features`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -27,6 +38,59 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'smart'],
       'no-console': 'off',
+    },
+  },
+  {
+    // Type-aware rules, for the TypeScript that a tsconfig compiles.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts', 'apps/web/e2e/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
+    // No import cycles anywhere, and in the web app, features keep to their own folders: they use
+    // components/, lib/, config/, @carmarket/shared and other features' public index.ts only
+    // (decision 007). The app/ layer composes pages and may import any feature's parts.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...features.map((feature) => ({
+              target: `${web}/features/${feature}`,
+              from: `${web}/features`,
+              except: [
+                `./${feature}`,
+                ...features
+                  .filter((other) => other !== feature)
+                  .map((other) => `./${other}/index.ts`),
+              ],
+              message: `Import another feature through its index.ts (its public API), not its files.`,
+            })),
+            {
+              target: [`${web}/features`, `${web}/components`, `${web}/lib`, `${web}/config`],
+              from: `${web}/app`,
+              message: 'Only the app layer imports from app/.',
+            },
+            {
+              target: [`${web}/components`, `${web}/lib`, `${web}/config`],
+              from: `${web}/features`,
+              message: 'Shared code does not depend on features.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

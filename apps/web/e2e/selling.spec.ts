@@ -159,7 +159,11 @@ test.describe('selling', () => {
 
     // Its category page shows it.
     await page.goto(`/category/${await categoryId(page, CATEGORY)}`);
-    await expect(page.getByTestId('listing-card').filter({ hasText: carName })).toBeVisible();
+    const card = page.getByTestId('listing-card').filter({ hasText: carName });
+    await expect(card).toBeVisible();
+    // The original price keeps its cents though the asking price before it is whole.
+    await expect(card).toContainText('$24,500');
+    await expect(card).toContainText('$31,999.50');
 
     // Advertised, it shows on the home page.
     await page.goto('/myProduct');

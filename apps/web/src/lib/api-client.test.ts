@@ -37,6 +37,17 @@ describe('api client', () => {
     expect(init.headers).toMatchObject({ 'content-type': 'application/json' });
   });
 
+  it("hands the answer's headers to onHeaders, as paged lists need", async () => {
+    const response = new Response('[]', { status: 200, headers: { 'x-total-count': '42' } });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(response));
+
+    let total: string | null = null;
+    await expect(
+      api.get('/all/user', { onHeaders: (headers) => (total = headers.get('x-total-count')) }),
+    ).resolves.toEqual([]);
+    expect(total).toBe('42');
+  });
+
   it("turns the server's error answer into an ApiError with its code, message and status", async () => {
     vi.stubGlobal(
       'fetch',

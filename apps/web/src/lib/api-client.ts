@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Given the answer's headers, e.g. to read `X-Total-Count` on paged lists. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /*
@@ -45,24 +47,38 @@ export interface RequestOptions {
 const NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
 const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
 
-/** The code for an error answer that did not say which (e.g. a proxy's HTML page). */
-function codeForStatus(status: number): ErrorCode {
-  if (status === 401) return 'unauthenticated';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not-found';
-  if (status === 429) return 'too-many-requests';
-  if (status >= 500) return status === 503 ? 'unavailable' : 'internal';
-  return 'bad-request';
+/** The codes of error answers that did not say which (e.g. a proxy's HTML page), by status. */
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  429: 'too-many-requests',
+  503: 'unavailable',
+};
+
+/**
+ * The error for a failed answer: the server's own `{ error: { code, message, field? } }` when it
+ * sent one, else one named by the status, in `fallback` words. Also read by callers that cannot
+ * use `fetch` (the photo upload, which needs XMLHttpRequest's progress events). Checked by hand
+ * rather than with ApiErrorSchema: zod would add ~24 KB to every page.
+ */
+export function apiErrorOf(status: number, body: unknown, fallback = FALLBACK_MESSAGE): ApiError {
+  const { code, message, field } = ((body as { error?: unknown } | null)?.error ?? {}) as Record<
+    string,
+    unknown
+  >;
+  return typeof code === 'string' && typeof message === 'string'
+    ? new ApiError(code, message, status, typeof field === 'string' ? field : undefined)
+    : new ApiError(
+        CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad-request'),
+        fallback,
+        status,
+      );
 }
 
-// Checked by hand rather than with ApiErrorSchema: zod would add ~24 KB to every page.
-function readErrorBody(body: unknown): { code: string; message: string; field?: string } | null {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
-  const error: unknown = body.error;
-  if (typeof error !== 'object' || error === null) return null;
-  const { code, message, field } = error as Record<string, unknown>;
-  if (typeof code !== 'string' || typeof message !== 'string') return null;
-  return typeof field === 'string' ? { code, message, field } : { code, message };
+/** The error for a request that never reached the server. */
+export function networkError(): ApiError {
+  return new ApiError('network-request-failed', NETWORK_MESSAGE, 0);
 }
 
 /** The answer's JSON; its text when it is not JSON; undefined when empty. */
@@ -94,18 +110,16 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   } catch (error) {
     // A cancelled query is not a failure; let TanStack Query see the AbortError as it is.
     if (options.signal?.aborted) throw error;
-    throw new ApiError('network-request-failed', NETWORK_MESSAGE, 0);
+    throw networkError();
   }
 
   const body = await readBody(response).catch(() => undefined);
   if (!response.ok) {
-    const parsed = readErrorBody(body);
-    const error = parsed
-      ? new ApiError(parsed.code, parsed.message, response.status, parsed.field)
-      : new ApiError(codeForStatus(response.status), FALLBACK_MESSAGE, response.status);
+    const error = apiErrorOf(response.status, body);
     apiHooks.onError?.(error);
     throw error;
   }
+  options.onHeaders?.(response.headers);
   return body as T;
 }
 

@@ -16,6 +16,17 @@ describe('fieldOfError', () => {
     expect(fieldOfError(new ApiError('email-already-in-use', 'Taken', 409), fields)).toBe('email');
   });
 
+  it('maps a path to the field it starts with', () => {
+    const form = { images: 'images', name: 'name' } as const;
+    expect(fieldOfError(new ApiError('validation-failed', 'Bad', 400, 'images.0'), form)).toBe(
+      'images',
+    );
+    expect(fieldOfError(new ApiError('validation-failed', 'Bad', 400, 'name'), form)).toBe('name');
+    expect(
+      fieldOfError(new ApiError('validation-failed', 'Bad', 400, 'toString'), form),
+    ).toBeUndefined();
+  });
+
   it('leaves errors about the whole form, and fields the form lacks, to the top of the form', () => {
     expect(fieldOfError(new ApiError('wrong-password', 'No match', 401), fields)).toBeUndefined();
     expect(

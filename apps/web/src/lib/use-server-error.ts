@@ -10,14 +10,20 @@ const FIELD_OF_CODE: Record<string, string> = {
   'weak-password': 'password',
 };
 
-/** The form field a failed call is about, if any; `fields` maps the API's names to the form's. */
+/**
+ * The form field a failed call is about, if any. `fields` maps the API's names to the form's; a
+ * path such as `images.0` is about the field it starts with (`images`) unless mapped itself.
+ */
 export function fieldOfError<F extends string>(
   error: unknown,
   fields: Partial<Record<string, F>>,
 ): F | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const field = error.field ?? FIELD_OF_CODE[error.code];
-  return field ? fields[field] : undefined;
+  if (!field) return undefined;
+  const head = field.split('.')[0]!;
+  const name = Object.hasOwn(fields, field) ? field : head;
+  return Object.hasOwn(fields, name) ? fields[name] : undefined;
 }
 
 export interface FormError {

@@ -81,14 +81,3 @@ export const AccessTokenSchema = z.object({
   expiresAt: z.string(),
 });
 export type AccessToken = z.infer<typeof AccessTokenSchema>;
-
-/** The signed-in person as `GET /api/me` shows them. */
-export const MeSchema = z.object({
-  _id: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  role: z.enum(['Buyer', 'Seller', 'admin']).nullable(),
-  verify: z.boolean(),
-  createdAt: z.string(),
-});
-export type Me = z.infer<typeof MeSchema>;

@@ -76,6 +76,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   busyLabel,
   busy,
   danger = false,
@@ -87,6 +88,8 @@ export function ConfirmDialog({
   title: ReactNode;
   description: ReactNode;
   confirmLabel: string;
+  /** The button that closes it and changes nothing. */
+  cancelLabel?: string;
   busyLabel: string;
   busy: boolean;
   danger?: boolean;
@@ -108,7 +111,7 @@ export function ConfirmDialog({
           disabled={busy}
           data-autofocus
         >
-          Cancel
+          {cancelLabel}
         </button>
         <button
           type="button"

@@ -12,7 +12,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { ApiError, apiHooks } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { getAccessToken } from './api/get-access-token';
-import { endSession, forgetSignedIn } from './api/end-session';
+import { clearSignedInCache, endSession } from './api/end-session';
 import { loginPath } from './login-path';
 import { sessionQueryKey } from './use-session';
 
@@ -46,6 +46,12 @@ let stopCurrent: (() => void) | undefined;
 /** Forgets the token and stops refreshing it (on sign-out; keepSession's return does the same). */
 export function stopKeepingSession(): void {
   stopCurrent?.();
+}
+
+/** Forgets the person who was signed in: their token and everything cached for them. */
+export function forgetSignedIn(queryClient: QueryClient): void {
+  stopKeepingSession();
+  clearSignedInCache(queryClient);
 }
 
 /**

@@ -5,7 +5,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { registerGoogleUser } from './api/google';
-import { sessionQueryKey, useSession } from './use-session';
+import { useSession } from './use-session';
+import { sessionQueryKey } from './use-session';
 
 // One at a time, also when React runs the effect twice in development.
 let finishing = false;

@@ -21,6 +21,10 @@ export interface Session {
   };
 }
 
+/**
+ * Auth's one query key. Everything cached under other keys belongs to the person signed in and
+ * goes when they sign out (api/end-session.ts).
+ */
 export const sessionQueryKey = ['auth', 'session'] as const;
 
 function isSession(value: unknown): value is Session {

@@ -1,7 +1,9 @@
 import { ADMIN_PAGE_SIZE, type AdminUser } from '@carmarket/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { API_BASE, ApiError, api, apiHooks } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { adminKeys } from './query-keys';
+import { statsKeys } from '../../dashboard-home';
 
 export type UserRoleFilter = 'Seller' | 'Buyer' | undefined;
 
@@ -17,52 +19,23 @@ export interface UsersPage {
   pageCount: number;
 }
 
-export const usersQueryKey = ['admin', 'users'] as const;
-
-/**
- * `GET /api/all/user`: one page of users, newest first. Fetched directly rather than with the
- * API client, which does not expose headers: the total is in `X-Total-Count`.
- */
+/** `GET /api/all/user`: one page of users, newest first; the total is in `X-Total-Count`. */
 export async function getUsers({ role, q, page }: UsersQuery, signal?: AbortSignal) {
   const params = new URLSearchParams({ page: String(page), pageSize: String(ADMIN_PAGE_SIZE) });
   if (role) params.set('role', role);
   if (q) params.set('q', q);
-  const headers = { accept: 'application/json', ...apiHooks.headers?.() };
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}/all/user?${params}`, {
-      credentials: 'include',
-      headers,
-      ...(signal ? { signal } : {}),
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ApiError(
-      'network-request-failed',
-      'We could not reach the server. Check your connection and try again.',
-      0,
-    );
-  }
-  const body = (await response.json().catch(() => null)) as unknown;
-  if (!response.ok) {
-    const answer = (body as { error?: { code?: string; message?: string } } | null)?.error;
-    const error = new ApiError(
-      answer?.code ?? 'internal',
-      answer?.message ?? 'Something went wrong. Please try again.',
-      response.status,
-    );
-    // As the API client does, e.g. a closed account or an ended session signs out.
-    apiHooks.onError?.(error);
-    throw error;
-  }
-  const users = body as AdminUser[];
-  const total = Number(response.headers.get('x-total-count') ?? users.length);
-  return { users, total, pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) };
+  let total: string | null = null;
+  const users = await api.get<AdminUser[]>(`/all/user?${params}`, {
+    ...(signal ? { signal } : {}),
+    onHeaders: (headers) => (total = headers.get('x-total-count')),
+  });
+  const count = Number(total ?? users.length);
+  return { users, total: count, pageCount: Math.max(1, Math.ceil(count / ADMIN_PAGE_SIZE)) };
 }
 
 export function useUsers(query: UsersQuery) {
   return useQuery({
-    queryKey: [...usersQueryKey, query],
+    queryKey: adminKeys.usersPage(query),
     queryFn: ({ signal }) => getUsers(query, signal),
     // The table stays while the next page or search loads, instead of flashing empty.
     placeholderData: keepPreviousData,
@@ -74,8 +47,8 @@ function useInvalidateUsers() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-      queryClient.invalidateQueries({ queryKey: ['stats'] }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+      queryClient.invalidateQueries({ queryKey: statsKeys.all }),
     ]);
 }
 
@@ -88,7 +61,7 @@ export function useVerifyUser() {
       api.put<{ acknowledged: true; modifiedCount: number }>(`/user/verify/${id}`),
     // The badge shows at once, without waiting for the list to load again.
     onSuccess: (_answer, id) =>
-      queryClient.setQueriesData<UsersPage>({ queryKey: usersQueryKey }, (page) =>
+      queryClient.setQueriesData<UsersPage>({ queryKey: adminKeys.users }, (page) =>
         page
           ? {
               ...page,
@@ -111,7 +84,7 @@ export function useDeleteUser() {
       api.delete<{ acknowledged: true; deletedCount: number }>(`/user/remove/${id}`),
     // The row goes at once; the lists load again to fill the page.
     onSuccess: (_answer, id) =>
-      queryClient.setQueriesData<UsersPage>({ queryKey: usersQueryKey }, (page) =>
+      queryClient.setQueriesData<UsersPage>({ queryKey: adminKeys.users }, (page) =>
         page?.users.some((user) => user._id === id)
           ? {
               ...page,

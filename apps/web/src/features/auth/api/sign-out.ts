@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { endSession, forgetSignedIn } from './end-session';
+import { forgetSignedIn } from '../session-keeper';
+import { endSession } from './end-session';
 
 /** Signs out from the navbar's button; says whether it worked. */
 export async function signOut(queryClient: QueryClient): Promise<boolean> {

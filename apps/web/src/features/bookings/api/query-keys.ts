@@ -1,4 +1,4 @@
-/** Every bookings query starts with `bookings`, so one invalidation refreshes them all. */
+/** Query keys of this feature; each starts with the same word, so one invalidation refreshes all. */
 export const bookingKeys = {
   all: ['bookings'] as const,
   ofEmail: (email: string) => ['bookings', 'of', email] as const,

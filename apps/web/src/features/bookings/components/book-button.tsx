@@ -2,7 +2,7 @@ import type { ListingStatus } from '@carmarket/shared';
 import { useId, useState, type ReactNode } from 'react';
 
 import { Dialog } from '../../../components/ui/dialog';
-import { useSession, type Session } from '../../auth/use-session';
+import { useSession, type Session } from '../../auth';
 import { useCreateBooking } from '../api/create-booking';
 import { BookingForm, type BookableListing } from './booking-form';
 

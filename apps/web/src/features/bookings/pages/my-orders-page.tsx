@@ -2,12 +2,12 @@ import { formatMoney, type Booking } from '@carmarket/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/dialog';
 import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useSession } from '../../auth/use-session';
+import { useSession } from '../../auth';
 import { useCancelBooking } from '../api/cancel-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { BookingStatusBadge } from '../components/booking-status-badge';
@@ -212,30 +212,27 @@ function CancelBookingDialog({
   onClose: () => void;
 }) {
   const cancel = useCancelBooking();
-  const [error, setError] = useState<string | null>(null);
 
   function handleClose() {
-    setError(null);
     cancel.reset();
     onClose();
   }
 
   function handleConfirm() {
     if (!booking) return;
-    setError(null);
     cancel.mutate(booking._id, {
       onSuccess: () => {
         toast.success('Booking cancelled');
         handleClose();
       },
-      onError: (failure) => setError(errorMessage(failure)),
     });
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={booking !== null}
       onClose={handleClose}
+      onConfirm={handleConfirm}
       title="Cancel this booking?"
       description={
         booking && (
@@ -246,36 +243,13 @@ function CancelBookingDialog({
           </>
         )
       }
+      confirmLabel="Cancel booking"
+      cancelLabel="Keep booking"
+      busyLabel="Cancelling…"
       busy={cancel.isPending}
-    >
-      {error && (
-        <p role="alert" className="alert alert-error alert-soft mb-4">
-          {error}
-        </p>
-      )}
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <button
-          type="button"
-          className="button button-outline"
-          onClick={handleClose}
-          disabled={cancel.isPending}
-        >
-          Keep booking
-        </button>
-        <button
-          type="button"
-          className="button bg-error text-error-content hover:bg-error/90"
-          onClick={handleConfirm}
-          disabled={cancel.isPending}
-          aria-busy={cancel.isPending || undefined}
-        >
-          {cancel.isPending && (
-            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          )}
-          {cancel.isPending ? 'Cancelling…' : 'Cancel booking'}
-        </button>
-      </div>
-    </Dialog>
+      danger
+      error={cancel.isError ? errorMessage(cancel.error) : null}
+    />
   );
 }
 

@@ -8,10 +8,16 @@ export function getCategories(signal?: AbortSignal): Promise<CategorySummary[]> 
   return api.get<CategorySummary[]>('/category', signal ? { signal } : {});
 }
 
-// A plain object rather than queryOptions(): that helper would be one more chunk on the home page.
+/**
+ * Loaded again whenever the home page shows it (the cached counts show meanwhile), so a sale or a
+ * withdrawn car elsewhere needs no word from the feature that made it: other features never need
+ * these keys, and the home page loads no key module shared with them (one more chunk up front).
+ * A plain object rather than queryOptions(): that helper would be one more chunk on the home page.
+ */
 export const categoriesQueryOptions = {
-  queryKey: ['categories'] as const,
+  queryKey: ['categories'] as const, // this feature's one key
   queryFn: ({ signal }: { signal?: AbortSignal }) => getCategories(signal),
+  staleTime: 0,
 };
 
 export function useCategories() {

@@ -12,7 +12,9 @@ import { api } from '../../../lib/api-client';
  */
 export function AdvertisedSection() {
   const { data } = useQuery({
-    queryKey: ['advertised'],
+    queryKey: ['advertised'], // this feature's one key
+    // Loaded again whenever the home page shows it, as the categories are (get-categories.ts).
+    staleTime: 0,
     queryFn: async () => {
       const cars = await api.get<ListingCard[]>('/advertised');
       return cars.length ? { cars, ...(await import('./advertised-cars')) } : null;

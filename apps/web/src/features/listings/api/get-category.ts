@@ -2,6 +2,7 @@ import type { CategoryDetail } from '@carmarket/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { listingKeys } from './query-keys';
 
 /** `GET /api/category/:id`: the category and its cars that can be booked now (signed in). */
 export function getCategory(id: string, signal?: AbortSignal): Promise<CategoryDetail> {
@@ -10,7 +11,7 @@ export function getCategory(id: string, signal?: AbortSignal): Promise<CategoryD
 
 export const categoryQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['category', id],
+    queryKey: listingKeys.categoryPage(id),
     queryFn: ({ signal }) => getCategory(id, signal),
   });
 

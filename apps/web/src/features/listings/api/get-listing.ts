@@ -2,6 +2,7 @@ import type { ListingDetail } from '@carmarket/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { listingKeys } from './query-keys';
 
 /** `GET /api/listings/:id`: one car with its photos, description and category (signed in). */
 export function getListing(id: string, signal?: AbortSignal): Promise<ListingDetail> {
@@ -10,7 +11,7 @@ export function getListing(id: string, signal?: AbortSignal): Promise<ListingDet
 
 export const listingQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['listing', id],
+    queryKey: listingKeys.car(id),
     queryFn: ({ signal }) => getListing(id, signal),
   });
 

@@ -2,6 +2,7 @@ import type { PaymentIntentResult } from '@carmarket/shared';
 import { useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { paymentKeys } from './query-keys';
 
 /**
  * `POST /api/create-payment-intent`: holds the car for this buyer and answers the client secret
@@ -19,7 +20,7 @@ export function createPaymentIntent(bookingId: string): Promise<PaymentIntentRes
  */
 export function usePaymentIntent(bookingId: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['payments', 'intent', bookingId],
+    queryKey: paymentKeys.intent(bookingId),
     queryFn: () => createPaymentIntent(bookingId),
     enabled,
     retry: false,

@@ -2,6 +2,7 @@ import type { PaymentConfig } from '@carmarket/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { paymentKeys } from './query-keys';
 
 /** `GET /api/payments/config`: which card processor to use, and how long a car is held. */
 export function getPaymentConfig(signal?: AbortSignal): Promise<PaymentConfig> {
@@ -9,7 +10,7 @@ export function getPaymentConfig(signal?: AbortSignal): Promise<PaymentConfig> {
 }
 
 export const paymentConfigQueryOptions = queryOptions({
-  queryKey: ['payments', 'config'],
+  queryKey: paymentKeys.config,
   queryFn: ({ signal }) => getPaymentConfig(signal),
   staleTime: Infinity,
 });

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { bookingKeys } from '../../bookings';
+import { listingKeys } from '../../listings';
 
 export interface RecordedPayment {
   acknowledged: true;
@@ -25,10 +27,11 @@ export function useRecordPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: recordPayment,
-    // The booking, the buyer's orders and the car's category all change with a sale (or a
-    // refund). Not awaited: the page shows the outcome at once rather than after the refetches.
+    // The booking, the buyer's orders and the car's pages all change with a sale (or a refund);
+    // the home page reloads its counts whenever it shows them. Not awaited: the page shows the
+    // outcome at once rather than after the refetches.
     onSettled: () => {
-      for (const queryKey of [['bookings'], ['category'], ['categories'], ['listing']]) {
+      for (const queryKey of [bookingKeys.all, listingKeys.categoryPages, listingKeys.cars]) {
         void queryClient.invalidateQueries({ queryKey });
       }
     },

@@ -6,15 +6,14 @@ import { Link } from 'react-router';
 import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/use-session';
-import { useBooking } from '../../bookings/api/get-booking';
-import { bookingKeys } from '../../bookings/api/query-keys';
-import { BookingStatusBadge } from '../../bookings/components/booking-status-badge';
+import { useSession } from '../../auth';
+import { BookingStatusBadge, useBooking } from '../../bookings';
 import { usePaymentIntent } from '../api/create-payment-intent';
 import { usePaymentConfig } from '../api/get-payment-config';
 import { useRecordPayment } from '../api/record-payment';
 import { SandboxPaymentForm } from '../components/sandbox-payment-form';
 import { StripePaymentForm } from '../components/stripe-payment-form';
+import { bookingKeys } from '../../bookings';
 
 const ORDERS_PATH = '/dashboard/orders';
 const paidOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -2,7 +2,7 @@ import type { CategoryName, CreateListingInput } from '@carmarket/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
-import { myListingsQueryKey } from './my-listings';
+import { sellerKeys } from './query-keys';
 
 export interface CreateListingRequest {
   category: CategoryName;
@@ -21,6 +21,6 @@ export function useCreateListing() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createListing,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: myListingsQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sellerKeys.listings }),
   });
 }

@@ -2,8 +2,8 @@ import type { UpdateListingInput } from '@carmarket/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
-import { bookedItemsQueryKey } from './booked-items';
-import { myListingsQueryKey } from './my-listings';
+import { sellerKeys } from './query-keys';
+import { listingKeys } from '../../listings';
 
 type Acknowledged = { acknowledged: true };
 
@@ -23,16 +23,20 @@ export function setAdvertised({ id, advertised }: { id: string; advertised: bool
   return advertised ? api.put<Acknowledged>(path) : api.delete<Acknowledged>(path);
 }
 
-/** A change to one of the seller's cars; its list (and its bookings) load again afterwards. */
+/**
+ * A change to one of the seller's cars; its list, its bookings and the pages that show cars load
+ * again afterwards (the home page reloads its lists whenever it shows them).
+ */
 function useListingMutation<T>(mutationFn: (input: T) => Promise<Acknowledged>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: myListingsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: bookedItemsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['advertised'] }),
+        queryClient.invalidateQueries({ queryKey: sellerKeys.listings }),
+        queryClient.invalidateQueries({ queryKey: sellerKeys.bookedItems }),
+        queryClient.invalidateQueries({ queryKey: listingKeys.categoryPages }),
+        queryClient.invalidateQueries({ queryKey: listingKeys.cars }),
       ]),
   });
 }

@@ -1,6 +1,12 @@
 import type { UploadResult } from '@carmarket/shared';
 
-import { API_BASE, ApiError, apiHooks } from '../../../lib/api-client';
+import {
+  API_BASE,
+  apiErrorOf,
+  apiHooks,
+  networkError,
+  type ApiError,
+} from '../../../lib/api-client';
 
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
@@ -17,21 +23,16 @@ export function photoProblem(file: File): string | null {
 }
 
 function errorOf(xhr: XMLHttpRequest): ApiError {
+  let body: unknown;
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = body.error ?? {};
-    if (typeof code === 'string' && typeof message === 'string') {
-      return new ApiError(code, message, xhr.status, 'image');
-    }
+    body = JSON.parse(xhr.responseText) as unknown;
   } catch {
-    // Not JSON (e.g. a proxy's page): fall through to a message by status.
+    // Not JSON (e.g. a proxy's page): the error is named by its status.
   }
-  if (xhr.status === 413)
-    return new ApiError('payload-too-large', 'Photos can be at most 10 MB.', 413);
-  if (xhr.status === 429) {
-    return new ApiError('too-many-requests', 'Too many uploads for now. Try again later.', 429);
-  }
-  return new ApiError('internal', 'The photo could not be uploaded. Please try again.', xhr.status);
+  if (xhr.status === 413) return apiErrorOf(413, body, 'Photos can be at most 10 MB.');
+  if (xhr.status === 429)
+    return apiErrorOf(429, body, 'Too many uploads for now. Try again later.');
+  return apiErrorOf(xhr.status, body, 'The photo could not be uploaded. Please try again.');
 }
 
 /**
@@ -67,14 +68,7 @@ export function uploadPhoto(
         reject(error);
       }
     };
-    xhr.onerror = () =>
-      reject(
-        new ApiError(
-          'network-request-failed',
-          'We could not reach the server. Check your connection and try again.',
-          0,
-        ),
-      );
+    xhr.onerror = () => reject(networkError());
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
 

@@ -1,8 +1,8 @@
-import { formatMoney } from '@carmarket/shared';
+import { formatMoney, type BookedItem } from '@carmarket/shared';
 
 import { LoadError } from '../../../components/ui/load-error';
 import { formatDate } from '../../../lib/format-date';
-import { useBookedItems, type BookedItem } from '../api/booked-items';
+import { useBookedItems } from '../api/booked-items';
 import { BookingStatusBadge, SaleLabel } from './car-labels';
 import { compactTable } from './my-cars';
 

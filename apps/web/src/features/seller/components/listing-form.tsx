@@ -1,5 +1,5 @@
 import { CATEGORY_NAMES, CONDITIONS, MIN_MODEL_YEAR, maxModelYear } from '@carmarket/shared';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import {
   useController,
   useForm,
@@ -10,7 +10,7 @@ import {
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useServerError } from '../../../lib/use-server-error';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import {
   listingFormResolver,
@@ -19,28 +19,20 @@ import {
 } from './listing-form-schema';
 import { PhotoField } from './photo-field';
 
-const FIELDS: readonly Path<ListingFormValues>[] = [
-  'name',
-  'category',
-  'reprice',
-  'orprice',
-  'location',
-  'year',
-  'mileageKm',
-  'condition',
-  'seller',
-  'describe',
-  'images',
-];
-
-/** The form field an API error names (`images.0` is about the photos; `name` in the query is the category). */
-function fieldOf(error: unknown): Path<ListingFormValues> | undefined {
-  if (!(error instanceof ApiError) || !error.field) return undefined;
-  const field = error.field.split('.')[0];
-  if (field === 'name' && /categor/i.test(error.message)) return 'category';
-  if (field === 'image') return 'images';
-  return FIELDS.find((name) => name === field);
-}
+/** The API names the fields as the form does (the category too, though it is sent as `name`). */
+const FIELDS = {
+  name: 'name',
+  category: 'category',
+  reprice: 'reprice',
+  orprice: 'orprice',
+  location: 'location',
+  year: 'year',
+  mileageKm: 'mileageKm',
+  condition: 'condition',
+  seller: 'seller',
+  describe: 'describe',
+  images: 'images',
+} as const satisfies Partial<Record<string, Path<ListingFormValues>>>;
 
 /**
  * The photos as a form field, registered here rather than in ListingForm so that it comes after
@@ -92,7 +84,6 @@ export function ListingForm({
   onCancel?: () => void;
 }) {
   const id = useId();
-  const [formError, setFormError] = useState<string | null>(null);
   const uploads = usePhotoUploads(initialPhotos);
   const {
     register,
@@ -106,6 +97,7 @@ export function ListingForm({
     resolver: listingFormResolver,
     defaultValues: { ...emptyValues, ...initialValues },
   });
+  const { formError, showServerError, clearFormError } = useServerError(setError, FIELDS);
 
   // The photos' URLs are the form's `images`, in their order, once uploaded.
   const urls = uploads.urls.join('\n');
@@ -120,14 +112,11 @@ export function ListingForm({
   const busy = isSubmitting;
 
   async function handleSave(values: ListingFormOutput) {
-    setFormError(null);
+    clearFormError();
     try {
       await onSave(values);
     } catch (error) {
-      const field = fieldOf(error);
-      if (field)
-        setError(field, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
-      else setFormError(errorMessage(error));
+      showServerError(error);
     }
   }
 
@@ -136,7 +125,7 @@ export function ListingForm({
 
   return (
     <form noValidate className="form-stack" onSubmit={handleSubmit(handleSave)}>
-      <FormAlert>{formError}</FormAlert>
+      <FormAlert>{formError?.message}</FormAlert>
       <Field label="Name" hint="Make and model, e.g. Toyota Hiace" error={errors.name?.message}>
         {(control) => (
           <input {...control} {...register('name')} type="text" className="input w-full" />

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 
 import { toast } from '../../../lib/toast';
 import { usePage } from '../../../lib/page';
-import { useSession } from '../../auth/use-session';
+import { useSession } from '../../auth';
 import { useCreateListing } from '../api/create-listing';
 import { ListingForm } from '../components/listing-form';
 import { toCreateInput, type ListingFormOutput } from '../components/listing-form-schema';

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -56,14 +55,18 @@ export default tseslint.config(
     // components/, lib/, config/, @carmarket/shared and other features' public index.ts only
     // (decision 007). The app/ layer composes pages and may import any feature's parts.
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+      // Relative imports only (no path aliases), so Node's resolution with TypeScript's
+      // extensions finds every file; @carmarket/shared is a package and not followed.
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      // Packages are not read: cycles are looked for in our own files.
+      'import/ignore': ['node_modules'],
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': [
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-restricted-paths': [
         'error',
         {
           zones: [

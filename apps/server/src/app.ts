@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify, {
   type FastifyInstance,
@@ -24,6 +24,7 @@ import { createMailer, type Mailer } from './plugins/mail.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { mediaPlugin } from './plugins/media.ts';
+import { csrfPlugin } from './plugins/csrf.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { createS3Storage } from './plugins/s3-storage.ts';
 import { createLocalStorage, type Storage } from './plugins/storage.ts';
@@ -34,6 +35,7 @@ import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
+import { sweepUnusedUploads } from './modules/uploads/uploads.service.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import type { PaymentDeps } from './modules/payments/payment-deps.ts';
 import { sweepPayments } from './modules/payments/sweeper.ts';
@@ -56,6 +58,8 @@ export interface App {
     sweep: () => ReturnType<typeof sweepPayments>;
     sandboxWebhookSecret: string;
   };
+  /** Deletes photos no car has shown for a day (runs hourly by itself). */
+  sweepUploads: () => Promise<number>;
   database: Database;
   storage: Storage;
   mailer: Mailer;
@@ -107,6 +111,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     forceCloseConnections: 'idle',
+    // Unique across processes, so the id a client reports finds one request in the logs.
+    genReqId: () => randomUUID(),
     // Slow or silent clients are not held forever (slowloris): idle sockets and requests that
     // take too long to arrive are closed.
     connectionTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
@@ -198,6 +204,15 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   }, config.PAYMENT_SWEEP_SECONDS * 1000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
+  const sweepUploads = () => sweepUnusedUploads(database.db, storage, undefined, app.log);
+  const uploadSweeper = setInterval(
+    () => {
+      sweepUploads().catch((error) => app.log.error({ err: error }, 'upload sweep failed'));
+    },
+    60 * 60 * 1000,
+  );
+  uploadSweeper.unref();
+  app.addHook('onClose', async () => clearInterval(uploadSweeper));
 
   try {
     await database.withStartupLock(async () => {
@@ -212,6 +227,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
 
     await app.register(errorsPlugin);
     await app.register(securityPlugin, { config });
+    await app.register(csrfPlugin, { trustedOrigins });
     await app.register(docsPlugin);
     await app.register(authPlugin, { auth, tokens, db: database.db });
     await app.register(mediaPlugin, { storage });
@@ -257,5 +273,6 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     auth,
     outboxDir,
     payments: { deps: paymentDeps, sweep, sandboxWebhookSecret },
+    sweepUploads,
   };
 }

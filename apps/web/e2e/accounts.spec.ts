@@ -1,6 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
+import { fromSite } from './site';
+
 const DEMO_PASSWORD = 'demo-drive-2026';
 const NEW_PASSWORD = 'a long enough password 2026';
 
@@ -292,7 +294,9 @@ test.describe('accounts', () => {
     ).json()) as { _id: string; email: string }[];
     const user = users.find((candidate) => candidate.email === email);
     expect(user).toBeDefined();
-    expect((await admin.delete(`/api/user/remove/${user?._id}`)).ok()).toBe(true);
+    expect((await admin.delete(`/api/user/remove/${user?._id}`, { headers: fromSite })).ok()).toBe(
+      true,
+    );
 
     // Back home and into another category without reloading: the app is still running, with
     // its token, and asks the server for that category's cars.

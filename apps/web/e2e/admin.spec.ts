@@ -1,5 +1,7 @@
 import type { CategoryDetail, CategorySummary } from '@carmarket/shared';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+import { otherSession, signUpBuyerApi } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 const SELLER_EMAIL = 'seller@demo.local';
@@ -9,18 +11,6 @@ async function signInAsAdmin(page: Page) {
     data: { email: 'admin@demo.local', password: DEMO_PASSWORD },
   });
   expect(response.ok(), await response.text()).toBe(true);
-}
-
-/** A new Buyer account, signed in through `request` (its own cookies, apart from the admin's). */
-async function signUpBuyer(request: APIRequestContext) {
-  const name = `Dana Deleted ${Date.now().toString(36)}`;
-  const email = `doomed-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const password = 'long-enough-password-2026';
-  const signUp = await request.post('/api/auth/sign-up/email', { data: { name, email, password } });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  const role = await request.post('/api/user', { data: { name, email, role: 'Buyer' } });
-  expect(role.ok(), await role.text()).toBe(true);
-  return { name, email, password };
 }
 
 /** The demo seller's cars in a category, as the API shows them. */
@@ -70,14 +60,10 @@ test.describe('administration', () => {
   test('the admin deletes a buyer, who is signed out and cannot sign in again', async ({
     page,
     playwright,
-    baseURL,
   }) => {
     // A page's requests carry its Origin; auth calls with a cookie and no Origin are refused.
-    const buyerSession = await playwright.request.newContext({
-      baseURL: baseURL!,
-      extraHTTPHeaders: { origin: baseURL! },
-    });
-    const buyer = await signUpBuyer(buyerSession);
+    const buyerSession = await otherSession(playwright);
+    const buyer = await signUpBuyerApi(buyerSession, `Dana Deleted ${Date.now().toString(36)}`);
     expect((await buyerSession.get('/api/stats')).status()).toBe(200);
 
     await signInAsAdmin(page);

@@ -1,6 +1,8 @@
 import { formatMoney, type CategoryDetail, type CategorySummary } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
+import { fromSite, otherSession, signUpBuyerApi } from './site';
+
 const DEMO_PASSWORD = 'demo-drive-2026';
 /** A card expiry two years ahead, as the card form wants it (MM/YY). */
 const FUTURE_EXPIRY = `12/${String((new Date().getFullYear() + 2) % 100).padStart(2, '0')}`;
@@ -28,7 +30,10 @@ async function signUpBuyer(page: Page) {
     data: { name, email, password: 'long-enough-password-2026' },
   });
   expect(signUp.ok(), await signUp.text()).toBe(true);
-  const role = await page.request.post('/api/user', { data: { name, email, role: 'Buyer' } });
+  const role = await page.request.post('/api/user', {
+    headers: fromSite,
+    data: { name, email, role: 'Buyer' },
+  });
   expect(role.ok(), await role.text()).toBe(true);
   return { name, email };
 }
@@ -63,6 +68,7 @@ async function carOf(page: Page, categoryIndex: number) {
 
 async function bookThroughApi(page: Page, listingId: string): Promise<string> {
   const response = await page.request.post('/api/category', {
+    headers: fromSite,
     data: { listingId, userPhone: '+1 503 555 0100', userLocation: 'Portland, OR' },
   });
   expect(response.ok(), await response.text()).toBe(true);
@@ -245,6 +251,58 @@ test.describe('browse, book and pay', () => {
     await expect(error).toHaveCSS('color', 'rgb(180, 35, 35)');
     await expect(pay).toBeEnabled();
     await expect(pay).toBeFocused();
+  });
+
+  test('a car another buyer is paying for shows "Reserved until" on its page, and cannot be held', async ({
+    page,
+    playwright,
+  }) => {
+    // Another buyer, in a session of their own, opens the payment page and sends the card form.
+    const other = await otherSession(playwright);
+    await signUpBuyerApi(other, 'Riley Rival');
+    await signUpBuyer(page);
+    const category = await categoryAt(page, 0);
+    const car = category.listings.at(-3)!;
+    const booked = await other.post('/api/category', {
+      data: { listingId: car._id, userPhone: '+1 503 555 0199', userLocation: 'Salem, OR' },
+    });
+    const { insertedId: rivalBooking } = (await booked.json()) as { insertedId: string };
+    const bookingId = await bookThroughApi(page, car._id);
+    expect(
+      (await other.post('/api/create-payment-intent', { data: { bookingId: rivalBooking } })).ok(),
+    ).toBe(true);
+    // Opening the page held nothing yet.
+    await page.goto(`/listing/${car._id}`);
+    await expect(page.getByRole('heading', { level: 1, name: car.name })).toBeVisible();
+    await expect(page.getByText(/^Reserved until/)).toHaveCount(0);
+
+    const held = await other.post('/api/payments/hold', { data: { bookingId: rivalBooking } });
+    expect(held.ok()).toBe(true);
+    const { reservedUntil } = (await held.json()) as { reservedUntil: string };
+    const time = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' }).format(
+      new Date(reservedUntil),
+    );
+    await page.reload();
+    await expect(page.getByText(`Reserved until ${time}: another buyer is paying`)).toBeVisible();
+    await page.goto(`/category/${category._id}`);
+    await expect(
+      page
+        .getByTestId('listing-card')
+        .filter({ hasText: car.name })
+        .getByText(`Reserved until ${time}`),
+    ).toBeVisible();
+
+    // This buyer booked it too; their payment page says when to try again, and charges nothing.
+    await page.goto(`/dashboard/payment/${bookingId}`);
+    await expect(page.getByText('You cannot pay for this car right now')).toBeVisible();
+    await expect(page.getByText(/Another buyer is paying for this car/)).toBeVisible();
+
+    // The rival cancels: the hold ends at once, and this buyer can pay.
+    expect((await other.post(`/api/booked/${rivalBooking}/cancel`)).ok()).toBe(true);
+    await other.dispose();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByLabel('Card number')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('payment-after-hold.png') });
   });
 
   test('the category page shows three columns of cars on a large screen', async ({ page }) => {

@@ -3,6 +3,8 @@ import { deflateSync } from 'node:zlib';
 import type { CategorySummary, MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
+import { fromSite } from './site';
+
 const CATEGORY = 'Electric car';
 
 /** Waits until the app has taken over the prerendered page, so its buttons work. */
@@ -55,7 +57,10 @@ async function signUpSeller(page: Page) {
     data: { name, email, password: 'long-enough-password-2026' },
   });
   expect(signUp.ok(), await signUp.text()).toBe(true);
-  const role = await page.request.post('/api/user', { data: { name, email, role: 'Seller' } });
+  const role = await page.request.post('/api/user', {
+    headers: fromSite,
+    data: { name, email, role: 'Seller' },
+  });
   expect(role.ok(), await role.text()).toBe(true);
   return { name, email };
 }
@@ -187,6 +192,7 @@ test.describe('selling', () => {
     await signUpSeller(page);
     const carName = `Quiet Hatch ${Date.now().toString(36)}`;
     const upload = await page.request.post('/api/uploads', {
+      headers: fromSite,
       multipart: {
         image: { name: 'car.png', mimeType: 'image/png', buffer: solidPng(32, 24, [10, 140, 90]) },
       },
@@ -194,6 +200,7 @@ test.describe('selling', () => {
     expect(upload.ok(), await upload.text()).toBe(true);
     const { data } = (await upload.json()) as { data: { url: string } };
     const created = await page.request.post(`/api/product?name=${encodeURIComponent(CATEGORY)}`, {
+      headers: fromSite,
       data: {
         name: carName,
         reprice: 1_500_000,

@@ -8,6 +8,10 @@ export const ApiErrorSchema = z.object({
     message: z.string(),
     field: z.string().optional(),
     retryAfterSeconds: z.number().int().optional(),
+    /** When the hold that stops this request ends (ISO time): the car is reserved until then. */
+    reservedUntil: z.string().optional(),
+    /** On a 500: the id our logs know the request by, for a report. */
+    requestId: z.string().optional(),
   }),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;

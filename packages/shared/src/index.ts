@@ -1,6 +1,7 @@
 export * from './enums.ts';
 export * from './errors.ts';
 export * from './money.ts';
+export * from './text.ts';
 export * from './routes.ts';
 export * from './schemas/common.ts';
 export * from './schemas/category.ts';

@@ -254,6 +254,11 @@ export const payment = pgTable(
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('requires_payment'),
     /** The n-th attempt for the booking; part of the provider idempotency key. */
     attempt: integer('attempt').notNull().default(1),
+    /**
+     * When the buyer last submitted the card form for it (the car was held then). The sweeper
+     * settles an open payment once its hold is gone; one never submitted, after an hour.
+     */
+    heldAt: timestamp('held_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,6 +4,14 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return cause?.code === '23505' && (!constraint || cause.constraint === constraint);
 }
 
+/**
+ * Whether a database error is about a value the request sent (PostgreSQL's class 22, "data
+ * exception": a NUL in text, a number out of range, a string too long, a malformed date).
+ */
+export function isInputError(error: unknown): boolean {
+  return findPgError(error)?.code?.startsWith('22') ?? false;
+}
+
 function findPgError(error: unknown): { code?: string; constraint?: string } | undefined {
   // Drizzle wraps driver errors; PGlite and pg both expose `code` and `constraint`.
   for (

@@ -7,7 +7,7 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string = messageForCode(code),
-    readonly extra: { field?: string; retryAfterSeconds?: number } = {},
+    readonly extra: { field?: string; retryAfterSeconds?: number; reservedUntil?: string } = {},
   ) {
     super(message);
     this.name = 'AppError';

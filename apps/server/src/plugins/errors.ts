@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ErrorCode } from '@carmarket/shared';
+import { isInputError } from '../lib/db-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 /** Fastify's own errors that the client caused, and how we name them. */
@@ -66,9 +67,21 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send(body('bad-request', error.message));
     }
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .status(500)
-      .send(body('internal', 'Something went wrong on our side. Please try again.'));
+    if (isInputError(error)) {
+      // A value the schemas let through but the database cannot take: the request's fault.
+      request.log.warn({ err: error }, 'the database refused a value of the request');
+      return reply
+        .status(400)
+        .send(
+          body('validation-failed', 'A value you sent cannot be stored. Check it and try again.'),
+        );
+    }
+    request.log.error({ err: error, requestId: request.id }, 'request failed');
+    reply.header('x-request-id', request.id);
+    return reply.status(500).send(
+      body('internal', 'Something went wrong on our side. Please try again.', {
+        requestId: request.id,
+      }),
+    );
   });
 });

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import type { ApiErrorBody } from '@carmarket/shared';
+
 /** What a client needs of a server: where it is. */
 export interface Server {
   baseUrl: string;
@@ -50,6 +52,11 @@ export class TestClient {
 
   post(pathname: string, json?: unknown) {
     return this.request(pathname, { method: 'POST', json: json ?? {} });
+  }
+
+  /** The Cookie header this client sends, for requests made by hand (rawRequest). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   hasSession(): boolean {
@@ -116,7 +123,7 @@ export async function signInAs(
 export async function errorOf(response: Response) {
   return (
     (await response.json()) as {
-      error: { code: string; message: string; field?: string; retryAfterSeconds?: number };
+      error: ApiErrorBody['error'];
     }
   ).error;
 }
@@ -137,14 +144,15 @@ export function rawRequest(
   baseUrl: string,
   method: string,
   pathname: string,
-  options: { headers?: Record<string, string>; json?: unknown } = {},
+  options: { headers?: Record<string, string>; json?: unknown; body?: string } = {},
 ): Promise<RawResponse> {
-  const body = options.json === undefined ? undefined : JSON.stringify(options.json);
   const headers: Record<string, string> = { ...options.headers };
-  if (body !== undefined) {
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
     headers['content-type'] = 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(body));
   }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
     const request = http.request(`${baseUrl}/`, { method, path: pathname, headers }, (response) => {
       const chunks: Buffer[] = [];

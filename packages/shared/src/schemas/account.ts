@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SIGNUP_ROLES } from '../enums.ts';
 import { isCommonPassword } from '../common-passwords.ts';
+import { textSchema } from '../text.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -12,11 +13,7 @@ export const EmailSchema = z
   .max(254, 'Email is too long')
   .pipe(z.email({ message: 'Please enter a valid email address' }));
 
-export const NameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Name is required')
-  .max(80, 'Name must be at most 80 characters');
+export const NameSchema = textSchema('Name', { max: 80 });
 
 /** Password rules for new passwords (sign-up and reset), checked on both sides. */
 export const NewPasswordSchema = z

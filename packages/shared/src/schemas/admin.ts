@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from '../text.ts';
 
 /** One user in the admin tables. `verify` is the spec's string "true" once an admin verified them. */
 export const AdminUserSchema = z.object({
@@ -16,7 +17,7 @@ export const ADMIN_PAGE_SIZE = 20;
 
 export const AllUsersQuerySchema = z.object({
   role: z.enum(['Seller', 'Buyer', 'admin']).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: textSchema('Search', { max: 100, min: 0 }).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE),
 });

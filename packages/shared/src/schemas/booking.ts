@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOOKING_STATUSES } from '../enums.ts';
+import { textSchema } from '../text.ts';
 
 /** 7 to 20 digits, with an optional leading + and spaces, dashes or parentheses between. */
 export const PhoneSchema = z
@@ -13,11 +14,7 @@ export const PhoneSchema = z
     return digits >= 7 && digits <= 20;
   }, 'Phone must have 7 to 20 digits');
 
-export const MeetingLocationSchema = z
-  .string()
-  .trim()
-  .min(2, 'Location must be at least 2 characters')
-  .max(120, 'Location must be at most 120 characters');
+export const MeetingLocationSchema = textSchema('Location', { max: 120, min: 2 });
 
 /**
  * `POST /api/category`: books a car. The spec's other fields (userName, userEmail, price, img,
@@ -76,10 +73,18 @@ export const PaymentIntentResultSchema = z.object({
 });
 export type PaymentIntentResult = z.infer<typeof PaymentIntentResultSchema>;
 
+/** `POST /api/payments/hold`: the buyer sends the card form; the car is held for them. */
+export const HoldPaymentSchema = CreatePaymentIntentSchema;
+export const HoldResultSchema = z.object({
+  /** When the hold ends (ISO time), unless the payment completes or fails first. */
+  reservedUntil: z.string(),
+});
+export type HoldResult = z.infer<typeof HoldResultSchema>;
+
 /** `POST /api/payments`: records a payment the processor confirmed. */
 export const RecordPaymentSchema = z.object({
   bookingId: z.uuid({ message: 'Must be a valid booking id' }),
-  transactionId: z.string().trim().min(1, 'Transaction id is required').max(255),
+  transactionId: textSchema('Transaction id', { max: 255 }),
 });
 export const RecordPaymentResultSchema = z.object({
   acknowledged: z.literal(true),
@@ -98,7 +103,7 @@ export const PaymentConfigSchema = z.object({
 export type PaymentConfig = z.infer<typeof PaymentConfigSchema>;
 
 export const SandboxConfirmSchema = z.object({
-  clientSecret: z.string().min(1).max(200),
+  clientSecret: textSchema('Client secret', { max: 200 }),
   card: z.object({
     number: z.string().max(40),
     expMonth: z.number().int(),
@@ -106,7 +111,10 @@ export const SandboxConfirmSchema = z.object({
     cvc: z.string().max(8),
   }),
   billingDetails: z
-    .object({ name: z.string().max(200).optional(), email: z.string().max(254).optional() })
+    .object({
+      name: textSchema('Name on card', { max: 200, min: 0 }).optional(),
+      email: textSchema('Email', { max: 254, min: 0 }).optional(),
+    })
     .optional(),
 });
 export type SandboxConfirmInput = z.infer<typeof SandboxConfirmSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from '../text.ts';
 import { CATEGORY_NAMES, CONDITIONS, LISTING_STATUSES } from '../enums.ts';
 
 export const ListingImageSchema = z.object({
@@ -24,6 +25,8 @@ export const ListingCardSchema = z.object({
   mileageKm: z.number().int().nullable(),
   condition: z.enum(CONDITIONS),
   status: z.enum(LISTING_STATUSES),
+  /** While a buyer's card is being confirmed (status `reserved`): when the hold ends, ISO time. */
+  reservedUntil: z.string().nullable(),
   /** The seller's name as shown on the listing. */
   seller: z.string(),
   sellerId: z.uuid(),
@@ -55,13 +58,6 @@ export const MIN_MODEL_YEAR = 1950;
 /** Model years run up to next year (cars of next year's model go on sale this year). */
 export const maxModelYear = () => new Date().getFullYear() + 1;
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ message: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-
 const priceCents = (label: string) =>
   z
     .number({ message: `${label} is required` })
@@ -71,10 +67,10 @@ const priceCents = (label: string) =>
 
 /** The add-product form and `POST /api/product`, from one schema (prices in cents). */
 export const ListingFieldsSchema = z.object({
-  name: requiredText('Name', 120),
+  name: textSchema('Name', { max: 120 }),
   reprice: priceCents('Price'),
   orprice: priceCents('Original price'),
-  location: requiredText('Location', 120),
+  location: textSchema('Location', { max: 120 }),
   year: z
     .number({ message: 'Model year is required' })
     .int('Model year must be a whole number')
@@ -88,8 +84,8 @@ export const ListingFieldsSchema = z.object({
     .nullable()
     .optional(),
   condition: z.enum(CONDITIONS, { message: 'Condition is required' }),
-  describe: requiredText('Description', 4000),
-  seller: z.string().trim().max(80, 'Seller name must be at most 80 characters').optional(),
+  describe: textSchema('Description', { max: 4000, multiline: true }),
+  seller: textSchema('Seller name', { max: 80, min: 0 }).optional(),
   /** Upload URLs from `POST /api/uploads`, in order; the first is the cover. */
   images: z
     .array(z.string().min(1), { message: 'Image is required' })
@@ -99,7 +95,11 @@ export const ListingFieldsSchema = z.object({
 
 export const CreateListingSchema = ListingFieldsSchema;
 export type CreateListingInput = z.infer<typeof CreateListingSchema>;
-export const UpdateListingSchema = ListingFieldsSchema.partial();
+/** `PUT`/`PATCH /api/listings/:id`: the fields to change; at least one. */
+export const UpdateListingSchema = ListingFieldsSchema.partial().refine(
+  (changes) => Object.values(changes).some((value) => value !== undefined),
+  'Nothing to change: send at least one field',
+);
 export type UpdateListingInput = z.infer<typeof UpdateListingSchema>;
 
 /** `POST /api/product?name=<category>`. */

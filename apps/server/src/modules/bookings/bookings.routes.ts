@@ -78,9 +78,9 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
     },
     async (request) => {
       const found = await findBooking(db, request.params.id);
-      if (!found) throw notFound('That booking');
-      if (!bookingPolicy.canView(currentUser(request), found)) {
-        throw forbidden('This booking is not yours.');
+      // One you may not see is "not found", as one that does not exist (decision 008).
+      if (!found || !bookingPolicy.canView(currentUser(request), found)) {
+        throw notFound('That booking');
       }
       return presentBooking(found);
     },

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, listing } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -15,6 +15,8 @@ import type { Mailer } from '../../plugins/mail.ts';
  *
  * Lock order, everywhere: the car's row first, then the booking's. Every payment step for a car
  * queues on the car, and closing its other bookings cannot deadlock with a buyer waiting in line.
+ * Taking a hold first takes the buyer's hold lock (lockBuyerHolds), so that one buyer's requests
+ * for two cars cannot both pass the one-hold-per-buyer rule; nothing else takes it.
  */
 
 type Car = typeof listing.$inferSelect;
@@ -45,6 +47,32 @@ export async function lockCarAndBooking(
 export async function lockCar(tx: Tx, carId: string): Promise<Car | undefined> {
   const [car] = await tx.select().from(listing).where(eq(listing.id, carId)).for('update');
   return car;
+}
+
+/** Serializes one buyer's holds, for the rest of the transaction (see the lock order above). */
+export async function lockBuyerHolds(tx: Tx, buyerId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`hold:${buyerId}`}, 0))`);
+}
+
+/** The car this buyer holds now through another booking than `exceptBookingId`, if any. */
+export async function otherCarHeldBy(
+  tx: Tx,
+  buyerId: string,
+  exceptBookingId: string,
+): Promise<{ name: string; holdExpiresAt: Date } | undefined> {
+  const [held] = await tx
+    .select({ name: listing.name, holdExpiresAt: listing.holdExpiresAt })
+    .from(listing)
+    .innerJoin(booking, eq(booking.id, listing.holdBookingId))
+    .where(
+      and(
+        eq(listing.status, 'reserved'),
+        gt(listing.holdExpiresAt, new Date()),
+        eq(booking.buyerId, buyerId),
+        ne(booking.id, exceptBookingId),
+      ),
+    );
+  return held ? { name: held.name, holdExpiresAt: held.holdExpiresAt! } : undefined;
 }
 
 /** available/reserved -> reserved for this booking until `until` (the caller locked the car). */

@@ -4,8 +4,13 @@ import type { listing } from '../../db/schema.ts';
 export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
 export type ListingDetailRow = ListingRow & { categoryName: string };
 
-/** The public shape of a car; never the raw row. */
+/**
+ * The public shape of a car; never the raw row. A hold that has lapsed but not yet been swept
+ * shows as what it is: the car is available.
+ */
 export function presentListingCard(row: ListingRow): ListingCard {
+  const held =
+    row.status === 'reserved' && row.holdExpiresAt !== null && row.holdExpiresAt > new Date();
   return {
     _id: row.id,
     categoryId: row.categoryId,
@@ -19,7 +24,8 @@ export function presentListingCard(row: ListingRow): ListingCard {
     year: row.year,
     mileageKm: row.mileageKm,
     condition: row.condition,
-    status: row.status,
+    status: row.status === 'reserved' && !held ? 'available' : row.status,
+    reservedUntil: held ? row.holdExpiresAt!.toISOString() : null,
     seller: row.sellerName,
     sellerId: row.sellerId,
     sellerVerified: row.sellerVerified,

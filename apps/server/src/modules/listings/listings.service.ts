@@ -1,12 +1,18 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { category, listing, user } from '../../db/schema.ts';
 import type { ListingDetailRow, ListingRow } from './listings.presenter.ts';
 
+/** Cars shown to buyers: a hold lasts only while a card is confirmed, so held cars stay listed. */
+const ON_SALE = ['available', 'reserved'] as const;
+
 /** A car's columns with its seller's verified flag (join `user` on the seller). */
 export const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
 
-/** Cars of a category that can be booked now, newest first. */
+/**
+ * Cars of a category on sale, newest first: those that can be booked now, and those held while
+ * a buyer's card is confirmed (shown as reserved until the hold ends).
+ */
 export async function availableListingsOfCategory(
   db: Db,
   categoryId: string,
@@ -15,7 +21,7 @@ export async function availableListingsOfCategory(
     .select(listingWithSeller)
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(and(eq(listing.categoryId, categoryId), eq(listing.status, 'available')))
+    .where(and(eq(listing.categoryId, categoryId), inArray(listing.status, ON_SALE)))
     .orderBy(desc(listing.createdAt));
 }
 
@@ -29,13 +35,13 @@ export async function findListing(db: Db, id: string): Promise<ListingDetailRow 
   return row;
 }
 
-/** Advertised cars that can be booked now, most recently advertised first. */
+/** Advertised cars on sale (held ones too), most recently advertised first. */
 export async function advertisedListings(db: Db, limit = 12) {
   return db
     .select(listingWithSeller)
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(and(eq(listing.status, 'available'), sql`${listing.advertisedAt} is not null`))
+    .where(and(inArray(listing.status, ON_SALE), sql`${listing.advertisedAt} is not null`))
     .orderBy(desc(listing.advertisedAt))
     .limit(limit);
 }

@@ -2,42 +2,57 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { booking, payment } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { holdCar, lockCarAndBooking } from '../listings/lifecycle.ts';
+import type { Tx } from '../../db/client.ts';
+import {
+  holdCar,
+  lockBuyerHolds,
+  lockCarAndBooking,
+  otherCarHeldBy,
+} from '../listings/lifecycle.ts';
 import type { GatewayIntent } from './gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { paymentPolicy } from './payments.policy.ts';
 import { reconcile, recordSuccess } from './sale.service.ts';
 
+/** Why another buyer's hold stops this one, and when to try again. */
+function heldByAnother(holdExpiresAt: Date, now: Date): AppError {
+  const retryAfterSeconds = Math.ceil((holdExpiresAt.getTime() - now.getTime()) / 1000);
+  return new AppError(
+    409,
+    'conflict',
+    `Another buyer is paying for this car. If they do not finish, it frees up within ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+    { retryAfterSeconds, reservedUntil: holdExpiresAt.toISOString() },
+  );
+}
+
+/** The booking and its car, locked, when `actor` may pay for it now; throws why not otherwise. */
+async function lockPayable(tx: Tx, actor: SessionUser, bookingId: string, now: Date) {
+  const row = await lockCarAndBooking(tx, bookingId);
+  if (!row) throw notFound('That booking');
+  const allowed = paymentPolicy.canPay(actor, row.booking);
+  if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
+  const { booking: held, car } = row;
+  if (held.status === 'paid') throw conflict('This booking is already paid.');
+  if (held.status !== 'pending')
+    throw conflict(`This booking is ${held.status} and can no longer be paid.`);
+  const holdActive =
+    car.status === 'reserved' && car.holdExpiresAt !== null && car.holdExpiresAt > now;
+  if (holdActive && car.holdBookingId !== held.id) throw heldByAnother(car.holdExpiresAt!, now);
+  if (car.status !== 'available' && car.status !== 'reserved') {
+    throw conflict(`This car is ${car.status} and can no longer be bought.`);
+  }
+  return { booking: held, car, holdActive };
+}
+
 /**
- * Starts paying for a booking: puts a hold on the car (one buyer at a time, for
- * `holdMinutes`) and answers a client secret for the card form. The amount is the booking's.
+ * Starts paying for a booking (the payment page opening): answers a client secret for the card
+ * form, for the booking's amount. It holds nothing: the car is held when the card form is sent
+ * (holdForPayment), so that viewing the page never keeps a car from other buyers.
  */
 export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookingId: string) {
-  const { db, gateway, holdMinutes } = deps;
+  const { db, gateway } = deps;
   const held = await db.transaction(async (tx) => {
-    const row = await lockCarAndBooking(tx, bookingId);
-    if (!row) throw notFound('That booking');
-    const allowed = paymentPolicy.canPay(actor, row.booking);
-    if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
-    const { booking: held, car } = row;
-    if (held.status === 'paid') throw conflict('This booking is already paid.');
-    if (held.status !== 'pending')
-      throw conflict(`This booking is ${held.status} and can no longer be paid.`);
-    const now = new Date();
-    const holdActive =
-      car.status === 'reserved' && car.holdExpiresAt !== null && car.holdExpiresAt > now;
-    if (holdActive && car.holdBookingId !== held.id) {
-      const retryAfterSeconds = Math.ceil((car.holdExpiresAt!.getTime() - now.getTime()) / 1000);
-      throw new AppError(
-        409,
-        'conflict',
-        `Another buyer is paying for this car. If they do not finish, it frees up within ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
-        { retryAfterSeconds },
-      );
-    }
-    if (car.status !== 'available' && car.status !== 'reserved') {
-      throw conflict(`This car is ${car.status} and can no longer be bought.`);
-    }
+    const { booking: held } = await lockPayable(tx, actor, bookingId, new Date());
     const [{ attempts } = { attempts: 0 }] = await tx
       .select({ attempts: sql<number>`count(*)::int` })
       .from(payment)
@@ -53,7 +68,6 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
         ),
       )
       .orderBy(desc(payment.createdAt));
-    await holdCar(tx, car.id, held.id, new Date(now.getTime() + holdMinutes * 60_000));
     return { booking: held, open, attempt: attempts + 1 };
   });
 
@@ -109,6 +123,51 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
     currency: intent.currency,
     intentId: intent.id,
   };
+}
+
+/**
+ * `POST /api/payments/hold`: the buyer sends the card form, so the car is held for them for
+ * `holdMinutes` while the processor confirms the card. One car per buyer at a time; asking again
+ * for the same booking answers the same hold, never a longer one. It needs the payment started
+ * (an open payment intent), and it lapses, or is freed when the payment fails or the booking
+ * is cancelled.
+ */
+export async function holdForPayment(deps: PaymentDeps, actor: SessionUser, bookingId: string) {
+  const { db, gateway, holdMinutes } = deps;
+  return db.transaction(async (tx) => {
+    await lockBuyerHolds(tx, actor.id);
+    const now = new Date();
+    const { booking: held, car, holdActive } = await lockPayable(tx, actor, bookingId, now);
+    if (holdActive) return { reservedUntil: car.holdExpiresAt! };
+    const other = await otherCarHeldBy(tx, actor.id, held.id);
+    if (other) {
+      throw new AppError(
+        409,
+        'conflict',
+        `You are already paying for the ${other.name}. Finish or cancel that payment first.`,
+        {
+          retryAfterSeconds: Math.ceil((other.holdExpiresAt.getTime() - now.getTime()) / 1000),
+        },
+      );
+    }
+    const started = await tx
+      .update(payment)
+      .set({ heldAt: now })
+      .where(
+        and(
+          eq(payment.bookingId, held.id),
+          eq(payment.provider, gateway.provider),
+          eq(payment.status, 'requires_payment'),
+        ),
+      )
+      .returning({ id: payment.id });
+    if (started.length === 0) {
+      throw conflict('Open the payment page again: this payment has not been started.');
+    }
+    const until = new Date(now.getTime() + holdMinutes * 60_000);
+    await holdCar(tx, car.id, held.id, until);
+    return { reservedUntil: until };
+  });
 }
 
 /**

@@ -59,6 +59,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a crash between the charge and 
     const started = await buyer.post('/api/create-payment-intent', { bookingId });
     expect(started.status).toBe(200);
     const { clientSecret } = (await started.json()) as { clientSecret: string };
+    // As the payment page does when the card form is sent: hold the car, then confirm.
+    expect((await buyer.post('/api/payments/hold', { bookingId })).status).toBe(200);
     await new TestClient(server)
       .post('/api/payments/sandbox/confirm', { clientSecret, card: VISA })
       .catch(() => undefined);

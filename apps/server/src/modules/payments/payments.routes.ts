@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   ApiErrorSchema,
   CreatePaymentIntentSchema,
+  HoldPaymentSchema,
+  HoldResultSchema,
   PaymentConfigSchema,
   PaymentIntentResultSchema,
   RecordPaymentResultSchema,
@@ -13,7 +15,7 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { WebhookSignatureError } from './gateway.ts';
-import { confirmPayment, startPayment } from './checkout.service.ts';
+import { confirmPayment, holdForPayment, startPayment } from './checkout.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { presentIntent, presentRecorded } from './payments.presenter.ts';
 import { handleEvent } from './webhooks.service.ts';
@@ -47,7 +49,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['payments'],
         summary:
-          "Start paying for a booking (its buyer): holds the car and answers the card form's client secret",
+          "Start paying for a booking (its buyer): answers the card form's client secret (holds nothing)",
         body: CreatePaymentIntentSchema,
         response: { 200: PaymentIntentResultSchema, ...errorResponses },
       },
@@ -56,6 +58,28 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
       const intent = await startPayment(deps, currentUser(request), request.body.bookingId);
       reply.header('cache-control', 'no-store');
       return presentIntent(intent);
+    },
+  );
+
+  app.post(
+    '/payments/hold',
+    {
+      preValidation: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary:
+          'Hold the car while the card is confirmed (its buyer, as the card form is sent); one car per buyer, never renewed',
+        body: HoldPaymentSchema,
+        response: { 200: HoldResultSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { reservedUntil } = await holdForPayment(
+        deps,
+        currentUser(request),
+        request.body.bookingId,
+      );
+      return { reservedUntil: reservedUntil.toISOString() };
     },
   );
 

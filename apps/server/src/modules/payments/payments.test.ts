@@ -41,6 +41,19 @@ async function startPaying(client: TestClient, bookingId: string) {
   };
 }
 
+/** `POST /api/payments/hold`: what the payment page asks as the card form is sent. */
+async function hold(client: TestClient, bookingId: string) {
+  const response = await client.post('/api/payments/hold', { bookingId });
+  return {
+    response,
+    body: (await response.clone().json()) as { reservedUntil: string },
+  };
+}
+
+async function carRow(app: TestApp, id: string) {
+  return (await app.database.db.select().from(listing).where(eq(listing.id, id)))[0]!;
+}
+
 async function confirmCard(app: TestApp, clientSecret: string, card = VISA) {
   const response = await new TestClient(app).post('/api/payments/sandbox/confirm', {
     clientSecret,
@@ -136,6 +149,8 @@ describe('paying for a booking with the sandbox processor', () => {
   ])('answers card %s %o with Stripe’s %s', async (number, overrides, code, message) => {
     const buyer = await book(app, cars[2]!.id);
     const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await hold(buyer, buyer.bookingId)).response.status).toBe(200);
+    expect((await carRow(app, cars[2]!.id)).status).toBe('reserved');
     const result = await confirmCard(app, body.clientSecret, { ...VISA, number, ...overrides });
     expect(result.status).toBe(402);
     expect(result.body.error).toMatchObject({ type: 'card_error', code, message });
@@ -277,17 +292,38 @@ describe('holds, webhooks and refunds', () => {
   });
   afterAll(() => app.close());
 
-  it('holds the car for one buyer; another is told when to try again; a lapsed hold frees it', async () => {
+  it('holds the car for one buyer as they send the card; another is told until when; a lapsed hold frees it', async () => {
     const first = await book(app, cars[0]!.id);
     const second = await book(app, cars[0]!.id);
+    // Opening the payment page holds nothing: both buyers may.
     expect((await startPaying(first, first.bookingId)).response.status).toBe(200);
-    const blocked = await startPaying(second, second.bookingId);
-    expect(blocked.response.status).toBe(409);
-    const error = await errorOf(blocked.response);
-    expect(error.retryAfterSeconds).toBeGreaterThan(14 * 60);
-    expect(error.message).toMatch(/within 15 minutes/);
-    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
-    expect(held?.status).toBe('reserved');
+    expect((await startPaying(second, second.bookingId)).response.status).toBe(200);
+    expect((await carRow(app, cars[0]!.id)).status).toBe('available');
+
+    const held = await hold(first, first.bookingId);
+    expect(held.response.status).toBe(200);
+    const until = Date.parse(held.body.reservedUntil);
+    expect(until - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect((await carRow(app, cars[0]!.id)).status).toBe('reserved');
+    // Others still see it, reserved until the hold ends.
+    const page = (await (await second.get(`/api/category/${cars[0]!.categoryId}`)).json()) as {
+      listings: Array<{ _id: string; status: string; reservedUntil: string | null }>;
+    };
+    expect(page.listings.find((car) => car._id === cars[0]!.id)).toMatchObject({
+      status: 'reserved',
+      reservedUntil: held.body.reservedUntil,
+    });
+
+    for (const blocked of [
+      (await hold(second, second.bookingId)).response,
+      (await startPaying(second, second.bookingId)).response,
+    ]) {
+      expect(blocked.status).toBe(409);
+      const error = await errorOf(blocked);
+      expect(error.retryAfterSeconds).toBeGreaterThan(14 * 60);
+      expect(error.message).toMatch(/within 15 minutes/);
+      expect(Date.parse(String(error.reservedUntil))).toBe(until);
+    }
 
     await app.database.db
       .update(listing)
@@ -295,8 +331,10 @@ describe('holds, webhooks and refunds', () => {
       .where(eq(listing.id, cars[0]!.id));
     // The sweep cancels the lapsed intent at the processor, whose event frees the car.
     await app.payments.sweep();
-    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
-    expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
+    expect(await carRow(app, cars[0]!.id)).toMatchObject({
+      status: 'available',
+      holdBookingId: null,
+    });
     // The lapsed intent was canceled, so it can no longer charge the first buyer.
     const [first_] = await app.database.db
       .select()
@@ -307,17 +345,77 @@ describe('holds, webhooks and refunds', () => {
       .from(sandboxIntent)
       .where(eq(sandboxIntent.id, first_!.providerPaymentId));
     expect(intent?.status).toBe('canceled');
-    expect((await startPaying(second, second.bookingId)).response.status).toBe(200);
+    // The second buyer's page, opened before, was not touched (it was never sent).
+    expect((await hold(second, second.bookingId)).response.status).toBe(200);
+  });
+
+  it('never renews a hold: opening the page again, or sending again, keeps its end', async () => {
+    const buyer = await book(app, cars[4]!.id);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await startPaying(buyer, buyer.bookingId)).response.status).toBe(200);
+    }
+    expect((await carRow(app, cars[4]!.id)).status).toBe('available');
+    const { body } = await hold(buyer, buyer.bookingId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await startPaying(buyer, buyer.bookingId)).response.status).toBe(200);
+    const again = await hold(buyer, buyer.bookingId);
+    expect(again.response.status).toBe(200);
+    expect(again.body.reservedUntil).toBe(body.reservedUntil);
+    expect((await carRow(app, cars[4]!.id)).holdExpiresAt?.toISOString()).toBe(body.reservedUntil);
+  });
+
+  it('lets one buyer hold one car at a time, even asking for two at once', async () => {
+    const buyer = await book(app, cars[5]!.id);
+    const second = (await (
+      await buyer.post('/api/category', validBooking(cars[6]!.id))
+    ).json()) as { insertedId: string };
+    await startPaying(buyer, buyer.bookingId);
+    await startPaying(buyer, second.insertedId);
+    expect((await hold(buyer, buyer.bookingId)).response.status).toBe(200);
+    const refused = await hold(buyer, second.insertedId);
+    expect(refused.response.status).toBe(409);
+    expect((await errorOf(refused.response)).message).toMatch(
+      new RegExp(`already paying for the ${cars[5]!.name}`),
+    );
+    expect((await carRow(app, cars[6]!.id)).status).toBe('available');
+
+    // Another buyer asks for both of theirs in parallel: one hold.
+    const other = await book(app, cars[7]!.id);
+    const otherSecond = (await (
+      await other.post('/api/category', validBooking(cars[8]!.id))
+    ).json()) as { insertedId: string };
+    await startPaying(other, other.bookingId);
+    await startPaying(other, otherSecond.insertedId);
+    const statuses = await Promise.all([
+      hold(other, other.bookingId).then((r) => r.response.status),
+      hold(other, otherSecond.insertedId).then((r) => r.response.status),
+    ]);
+    expect(statuses.sort()).toEqual([200, 409]);
+    const reserved = [await carRow(app, cars[7]!.id), await carRow(app, cars[8]!.id)].filter(
+      (car) => car.status === 'reserved',
+    );
+    expect(reserved).toHaveLength(1);
+  });
+
+  it('holds only a payment that was started, for its buyer', async () => {
+    const buyer = await book(app, cars[9]!.id);
+    expect((await hold(buyer, buyer.bookingId)).response.status).toBe(409);
+    await startPaying(buyer, buyer.bookingId);
+    expect((await hold(await register(app), buyer.bookingId)).response.status).toBe(404);
+    expect((await hold(new TestClient(app), buyer.bookingId)).response.status).toBe(401);
+    expect((await carRow(app, cars[9]!.id)).status).toBe('available');
   });
 
   it('frees the car at once when the buyer holding it cancels the booking', async () => {
     const buyer = await book(app, cars[3]!.id);
     expect((await startPaying(buyer, buyer.bookingId)).response.status).toBe(200);
-    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, cars[3]!.id));
-    expect(held?.status).toBe('reserved');
+    expect((await hold(buyer, buyer.bookingId)).response.status).toBe(200);
+    expect((await carRow(app, cars[3]!.id)).status).toBe('reserved');
     expect((await buyer.post(`/api/booked/${buyer.bookingId}/cancel`)).status).toBe(200);
-    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[3]!.id));
-    expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
+    expect(await carRow(app, cars[3]!.id)).toMatchObject({
+      status: 'available',
+      holdBookingId: null,
+    });
   });
 
   it('handles the same webhook event once, however often it comes', async () => {
@@ -479,6 +577,7 @@ describe('when the news of a charge is lost', () => {
     loseWebhooks();
     const buyer = await book(app, cars[0]!.id);
     const { body } = await startPaying(buyer, buyer.bookingId);
+    expect((await hold(buyer, buyer.bookingId)).response.status).toBe(200);
     expect((await confirmCard(app, body.clientSecret)).status).toBe(200);
     await app.database.db
       .update(listing)
@@ -540,11 +639,12 @@ describe('many buyers at once', () => {
   });
   afterAll(() => app.close());
 
-  it('gives exactly one hold when 50 buyers start paying for one car together', async () => {
+  it('gives exactly one hold when 50 buyers send the card form for one car together', async () => {
     const buyers = [];
     for (let i = 0; i < 50; i += 1) buyers.push(await book(app, cars[0]!.id));
+    for (const buyer of buyers) await startPaying(buyer, buyer.bookingId);
     const statuses = await Promise.all(
-      buyers.map((b) => startPaying(b, b.bookingId).then((r) => r.response.status)),
+      buyers.map((b) => hold(b, b.bookingId).then((r) => r.response.status)),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);

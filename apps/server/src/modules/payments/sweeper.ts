@@ -6,8 +6,9 @@ import { reconcile, refundPayment } from './sale.service.ts';
 
 /**
  * Settles what a crash or a lost webhook left open, then frees cars whose hold lapsed:
- * 1. every open payment no live hold covers is asked about at the processor: a success is
- *    recorded (sale or refund), anything else is canceled there, so it can no longer charge;
+ * 1. every open payment whose hold is gone (or whose booking closed, or whose card form was never
+ *    sent, after an hour) is asked about at the processor: a success is recorded (sale or refund), anything else is
+ *    canceled there, so it can no longer charge;
  * 2. lapsed holds are freed (one conditional statement);
  * 3. succeeded payments that no paid booking uses are refunded (a refund that failed before).
  * Every step is idempotent, so any number of processes may run it at once.
@@ -26,6 +27,9 @@ export async function sweepPayments(
         eq(payment.status, 'requires_payment'),
         eq(payment.provider, gateway.provider),
         sql`not (${listing.status} = 'reserved' and ${listing.holdBookingId} = ${payment.bookingId} and ${listing.holdExpiresAt} > now())`,
+        // Held once (the card form was sent), its booking no longer payable (cancelled, closed),
+        // or left unsent for an hour (a page left open).
+        sql`(${payment.heldAt} is not null or ${booking.status} <> 'pending' or ${payment.createdAt} < now() - interval '1 hour')`,
       ),
     );
   let reconciled = 0;

@@ -1,8 +1,9 @@
-import { allow, type Decision } from '../../lib/policy.ts';
+import { allow, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** Who may upload photos. */
 export const uploadPolicy = {
-  /** Anyone signed in, for now (DESIGN.md section 6); the daily quota bounds each person. */
-  canUpload: (_actor: SessionUser): Decision => allow,
+  /** Car photos: seller accounts only; the daily quota bounds each of them. */
+  canUpload: (actor: SessionUser): Decision =>
+    actor.role === 'Seller' ? allow : deny('Only seller accounts can upload car photos.'),
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { upload, user, type ListingImage } from '../../db/schema.ts';
+import { listing, upload, user, type ListingImage } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
 import { processUpload } from './image-processing.ts';
@@ -107,4 +107,33 @@ export async function resolveOwnUploads(
       height: row.height,
     };
   });
+}
+
+/**
+ * Deletes photos uploaded before `before` that no car shows (a form abandoned, a photo replaced):
+ * their rows first, so no car can take them meanwhile, then their files. Answers how many.
+ */
+export async function sweepUnusedUploads(
+  db: Db,
+  storage: Storage,
+  before = new Date(Date.now() - 24 * 60 * 60 * 1000),
+  log?: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  const removed = await db
+    .delete(upload)
+    .where(
+      and(
+        lt(upload.createdAt, before),
+        sql`not exists (select 1 from ${listing}, jsonb_array_elements(${listing.images}) as image where image->>'url' = ${MEDIA_PREFIX} || ${upload.key})`,
+      ),
+    )
+    .returning({ key: upload.key, thumbKey: upload.thumbKey });
+  for (const { key, thumbKey } of removed) {
+    for (const file of [key, thumbKey]) {
+      await storage.delete(file).catch((error: unknown) => {
+        log?.warn({ err: error, key: file }, 'could not delete an unused photo');
+      });
+    }
+  }
+  return removed.length;
 }

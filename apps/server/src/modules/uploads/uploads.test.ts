@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, register, TestClient } from '../../test/client.ts';
+import { eq } from 'drizzle-orm';
+import { upload, user } from '../../db/schema.ts';
+import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 
@@ -110,6 +112,63 @@ describe('POST /api/uploads', () => {
     const json = await seller.post('/api/uploads', { image: 'x' });
     expect(json.status).toBe(415);
     expect((await uploadBytes(new TestClient(app), await jpegWithExif(100, 100))).status).toBe(401);
+  });
+
+  it('takes car photos from seller accounts only', async () => {
+    const photo = await jpegWithExif(100, 100);
+    for (const person of [await register(app), await signInAs(app, 'admin@demo.local')]) {
+      const response = await uploadBytes(person, photo);
+      expect(response.status).toBe(403);
+      expect(await codeOf(response)).toBe('forbidden');
+    }
+  });
+
+  it('deletes, after a day, photos that no car shows, and keeps the rest', async () => {
+    const [unused, shown] = await Promise.all(
+      [1, 2].map(async () => {
+        const response = await uploadBytes(seller, await jpegWithExif(120, 80));
+        return ((await response.json()) as { data: { url: string; thumbUrl: string } }).data;
+      }),
+    );
+    const created = await seller.post('/api/product?name=Microbus', {
+      name: 'Kept Photo Van',
+      reprice: 1_000_000,
+      orprice: 1_200_000,
+      location: 'Tacoma, WA',
+      year: 2019,
+      condition: 'Good',
+      describe: 'Its photo stays.',
+      images: [shown!.url],
+    });
+    expect(created.status).toBe(200);
+    const recent = await uploadBytes(seller, await jpegWithExif(90, 60));
+    const recentUrl = ((await recent.json()) as { data: { url: string } }).data.url;
+    // Two of them are two days old; the recent one is not.
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    for (const url of [unused!.url, shown!.url]) {
+      await app.database.db
+        .update(upload)
+        .set({ createdAt: twoDaysAgo })
+        .where(eq(upload.key, url.replace('/media/', '')));
+    }
+
+    expect(await app.sweepUploads()).toBe(1);
+    expect((await app.request(unused!.url)).status).toBe(404);
+    expect((await app.request(unused!.thumbUrl)).status).toBe(404);
+    expect((await app.request(shown!.url)).status).toBe(200);
+    expect((await app.request(recentUrl)).status).toBe(200);
+    // The demo cars' photos, however old, stay: cars show them.
+    const [demo] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, 'seller@demo.local'));
+    const demoPhotos = await app.database.db
+      .update(upload)
+      .set({ createdAt: twoDaysAgo })
+      .where(eq(upload.ownerId, demo!.id))
+      .returning({ key: upload.key });
+    expect(demoPhotos.length).toBeGreaterThan(0);
+    expect(await app.sweepUploads()).toBe(0);
   });
 
   it('holds each person to a daily quota', async () => {

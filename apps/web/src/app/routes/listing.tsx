@@ -10,11 +10,11 @@ import { ListingGallery } from '../../features/listings/components/listing-galle
 import { ListingPrice } from '../../features/listings/components/listing-price';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { ApiError } from '../../lib/api-client';
+import { formatTime } from '../../lib/format-date';
 import { usePage } from '../../lib/page';
 import { NotFound } from './not-found';
 
 const STATUS_LABELS: Partial<Record<ListingStatus, string>> = {
-  reserved: 'Reserved: another buyer is paying',
   sold: 'Sold',
   withdrawn: 'Withdrawn by the seller',
   removed: 'Removed',
@@ -39,7 +39,9 @@ function ListingSkeleton() {
 }
 
 function ListingView({ listing }: { listing: ListingDetail }) {
-  const statusLabel = STATUS_LABELS[listing.status];
+  const statusLabel = listing.reservedUntil
+    ? `Reserved until ${formatTime(listing.reservedUntil)}: another buyer is paying`
+    : STATUS_LABELS[listing.status];
   return (
     <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">
       <div className="lg:col-span-7">

@@ -18,6 +18,7 @@ export function bookingBlocker(
 ): string | null {
   if (user && listing.sellerId === user.id) return 'This is your car';
   if (user?.role !== 'Buyer') return 'Only buyer accounts can book cars';
+  if (listing.status === 'reserved') return 'Another buyer is paying for it; try again soon';
   if (listing.status !== 'available') return 'No longer available';
   return null;
 }

@@ -2,6 +2,7 @@ import type { ListingCard as Listing } from '@carmarket/shared';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { formatTime } from '../../../lib/format-date';
 import { ListingFacts } from './listing-facts';
 import { ListingPrice } from './listing-price';
 import { VerifiedBadge } from './verified-badge';
@@ -70,6 +71,11 @@ export function ListingCard({ listing, action }: { listing: Listing; action: Rea
           </span>
           {listing.sellerVerified && <VerifiedBadge />}
         </p>
+        {listing.reservedUntil && (
+          <p className="mt-2 inline-block self-start rounded-full bg-base-200 px-3 py-0.5 text-sm font-semibold">
+            Reserved until {formatTime(listing.reservedUntil)}
+          </p>
+        )}
         <div className="mt-3">
           <ListingPrice
             reprice={listing.reprice}

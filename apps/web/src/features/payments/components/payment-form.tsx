@@ -18,6 +18,7 @@ export function PaymentForm({
   ready,
   amount,
   defaultBilling,
+  hold,
   confirm,
   onSucceeded,
   onCardError,
@@ -31,6 +32,8 @@ export function PaymentForm({
   /** The formatted amount, for the Pay button. */
   amount: string;
   defaultBilling: Billing;
+  /** Holds the car for this buyer before the card is confirmed; throws why it cannot. */
+  hold: () => Promise<unknown>;
   /** Confirms the card payment; answers the transaction id, or throws with the card error. */
   confirm: (billing: Billing) => Promise<string>;
   onSucceeded: (transactionId: string) => Promise<void>;
@@ -49,6 +52,14 @@ export function PaymentForm({
     if (!canPay) return;
     setProcessing(true);
     setCardError(null);
+    try {
+      await hold();
+    } catch (error) {
+      // Nothing was charged: say why (another buyer is paying, or this one pays for another car).
+      setCardError(errorMessage(error));
+      setProcessing(false);
+      return;
+    }
     let transactionId: string;
     try {
       transactionId = await confirm({ name: billing.name.trim(), email: billing.email.trim() });

@@ -9,6 +9,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth';
 import { BookingStatusBadge, useBooking } from '../../bookings';
 import { usePaymentIntent } from '../api/create-payment-intent';
+import { holdCar } from '../api/hold-car';
 import { usePaymentConfig } from '../api/get-payment-config';
 import { useRecordPayment } from '../api/record-payment';
 import { SandboxPaymentForm } from '../components/sandbox-payment-form';
@@ -180,7 +181,7 @@ function FormSkeleton() {
   );
 }
 
-/** Starts the payment (holds the car) and shows the processor's card form. */
+/** Starts the payment and shows the processor's card form; sending it holds the car. */
 function PayForBooking({
   booking,
   onPaid,
@@ -252,8 +253,9 @@ function PayForBooking({
         name: user?.name ?? booking.userName,
         email: user?.email ?? booking.userEmail,
       },
+      hold: () => holdCar(booking._id),
       onSucceeded: onPaid,
-      // A declined card lets the car go; asking again holds it for this buyer once more.
+      // A declined card lets the car go and closes its payment; the next try starts a new one.
       onCardError: () => void intent.refetch(),
     };
     body =
@@ -271,7 +273,8 @@ function PayForBooking({
       </h2>
       {config.data && (
         <p className="mt-1 text-sm text-muted">
-          The car is held for you for {config.data.holdMinutes} minutes while you pay.
+          When you pay, the car is held for you for up to {config.data.holdMinutes} minutes while
+          your card is confirmed.
         </p>
       )}
       <div className="mt-5">{body}</div>

@@ -77,7 +77,8 @@ describe('sellers and their cars', () => {
 
   it('lets only sellers add cars, into a known category', async () => {
     const buyer = await register(app, { role: 'Buyer' });
-    const photo = await uploadPhoto(buyer);
+    // Buyers cannot upload photos; a seller's photo does not make them one.
+    const photo = await uploadPhoto(await register(app, { role: 'Seller' }));
     const asBuyer = await buyer.post('/api/product?name=Microbus', {
       name: 'x',
       reprice: 100,

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { booking, payment } from '../../db/schema.ts';
+import { booking, listing, payment } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Tx } from '../../db/client.ts';
@@ -29,7 +29,7 @@ function heldByAnother(holdExpiresAt: Date, now: Date): AppError {
 async function lockPayable(tx: Tx, actor: SessionUser, bookingId: string, now: Date) {
   const row = await lockCarAndBooking(tx, bookingId);
   if (!row) throw notFound('That booking');
-  const allowed = paymentPolicy.canPay(actor, row.booking);
+  const allowed = paymentPolicy.canPay(actor, { ...row.booking, sellerId: row.car.sellerId });
   if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
   const { booking: held, car } = row;
   if (held.status === 'paid') throw conflict('This booking is already paid.');
@@ -181,11 +181,13 @@ export async function confirmPayment(
   transactionId: string,
 ) {
   const [owned] = await deps.db
-    .select({ buyerId: booking.buyerId })
+    .select({ buyerId: booking.buyerId, sellerId: listing.sellerId })
     .from(booking)
+    .innerJoin(listing, eq(listing.id, booking.listingId))
     .where(eq(booking.id, bookingId));
-  // Recording answers 404 to everyone but the buyer, admins included (as it always has).
-  if (!owned || !paymentPolicy.canPay(actor, owned).ok) throw notFound('That booking');
+  if (!owned) throw notFound('That booking');
+  const allowed = paymentPolicy.canPay(actor, owned);
+  if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
   const intent = await deps.gateway.retrieveIntent(transactionId);
   if (!intent || intent.bookingId !== bookingId) {
     throw new AppError(

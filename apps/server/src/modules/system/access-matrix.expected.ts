@@ -1,0 +1,64 @@
+/**
+ * Who may call what: the status each kind of caller gets from each route, with real ids and a
+ * valid body (access-matrix.test.ts makes the calls). Columns, in order:
+ *
+ *   anonymous, buyer (cookie), buyer (bearer token only), another buyer, seller (the cars'),
+ *   another seller, admin, a deleted account (its old cookie)
+ *
+ * 401: not signed in. 403: you can see it but may not do this. 404: you may not see it (as if it
+ * did not exist; decision 008). 400/409/415 after access was granted: the request itself.
+ */
+export const ROLES = [
+  'anonymous',
+  'buyer',
+  'buyerBearer',
+  'otherBuyer',
+  'seller',
+  'otherSeller',
+  'admin',
+  'deleted',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ACCESS: Record<string, string> = {
+  'GET /api/health': '200 200 200 200 200 200 200 200',
+  'GET /api/ready': '200 200 200 200 200 200 200 200',
+  'POST /api/user': '401 200 200 403 403 403 403 401',
+  'POST /api/google/user': '401 200 200 403 403 403 403 401',
+  'GET /api/user/admin/{email}': '401 200 200 403 403 403 200 401',
+  'GET /api/user/buyer/{email}': '401 200 200 403 403 403 200 401',
+  'GET /api/user/seller/{email}': '401 200 200 403 403 403 200 401',
+  'GET /api/jwt': '401 200 200 403 403 403 403 401',
+  'GET /api/category': '200 200 200 200 200 200 200 200',
+  'POST /api/category': '401 200 200 200 403 403 403 401',
+  'GET /api/category/{id}': '401 200 200 200 200 200 200 401',
+  'GET /api/listings/{id}': '401 200 200 200 200 200 200 401',
+  'PATCH /api/listings/{id}': '401 403 403 403 200 403 403 401',
+  'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',
+  'GET /api/advertised': '200 200 200 200 200 200 200 200',
+  'GET /api/booked': '401 200 200 403 403 403 200 401',
+  'GET /api/booked/{id}': '401 200 200 404 200 404 200 401',
+  'POST /api/booked/{id}/cancel': '401 200 200 404 403 404 403 401',
+  'GET /api/bookedItem': '401 403 403 403 200 200 200 401',
+  // 400 for another seller: access granted, the photo is not one they uploaded.
+  'POST /api/product': '401 403 403 403 200 400 403 401',
+  'GET /api/my/listings': '401 403 403 403 200 200 403 401',
+  'POST /api/listings/{id}/withdraw': '401 403 403 403 200 403 403 401',
+  'PUT /api/listings/{id}/advertise': '401 403 403 403 200 403 403 401',
+  'DELETE /api/listings/{id}/advertise': '401 403 403 403 200 403 403 401',
+  'GET /api/all/user': '401 403 403 403 403 403 200 401',
+  'PUT /api/user/verify/{id}': '401 403 403 403 403 403 200 401',
+  'DELETE /api/user/remove/{id}': '401 403 403 403 403 403 200 401',
+  'GET /api/audit': '401 403 403 403 403 403 200 401',
+  'POST /api/listings/{id}/remove': '401 403 403 403 403 403 200 401',
+  'GET /api/stats': '401 200 200 200 200 200 200 401',
+  'GET /api/payments/config': '200 200 200 200 200 200 200 200',
+  'POST /api/create-payment-intent': '401 200 200 404 403 404 403 401',
+  // The bearer column's 409: the same buyer's cookie call just before holds another car.
+  'POST /api/payments/hold': '401 200 409 404 403 404 403 401',
+  // 400 for the buyer: access granted, the made-up transaction id refused.
+  'POST /api/payments': '401 400 400 404 403 404 403 401',
+  // Stands in for Stripe.js, which anyone holding a client secret may call; 402 is the card.
+  'POST /api/payments/sandbox/confirm': '402 402 402 402 402 402 402 402',
+  'POST /api/uploads': '401 403 403 403 200 200 403 401',
+};

@@ -72,8 +72,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client that loses its server emits 'error'; without a listener that kills the process.
+  // A client that loses its server (a restart, pg_terminate_backend, a failover) emits 'error';
+  // without a listener that kills the process. The pool listens while a client is idle; this one
+  // covers it while a request holds it (its queries fail, and the pool drops it when released).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
 
   async function withStartupLock<T>(work: () => Promise<T>): Promise<T> {

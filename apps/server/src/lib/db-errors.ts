@@ -12,6 +12,28 @@ export function isInputError(error: unknown): boolean {
   return findPgError(error)?.code?.startsWith('22') ?? false;
 }
 
+/**
+ * Whether the database connection was lost under a request (the server restarted, an operator
+ * ended the session, the network dropped): the request can be tried again, so it is a 503.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = findPgError(error)?.code;
+  if (code && (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code))) return true;
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const message = (current as { message?: unknown }).message;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|ECONNRESET|ECONNREFUSED|Client has encountered a connection error/.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function findPgError(error: unknown): { code?: string; constraint?: string } | undefined {
   // Drizzle wraps driver errors; PGlite and pg both expose `code` and `constraint`.
   for (

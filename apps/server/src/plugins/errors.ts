@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ErrorCode } from '@carmarket/shared';
-import { isInputError } from '../lib/db-errors.ts';
+import { isConnectionLost, isInputError } from '../lib/db-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 /** Fastify's own errors that the client caused, and how we name them. */
@@ -66,6 +66,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send(body('bad-request', error.message));
+    }
+    if (isConnectionLost(error)) {
+      request.log.warn({ err: error }, 'the database connection was lost');
+      return reply
+        .status(503)
+        .send(body('unavailable', 'The service is briefly unavailable. Please try again.'));
     }
     if (isInputError(error)) {
       // A value the schemas let through but the database cannot take: the request's fault.

@@ -1,6 +1,7 @@
 /**
  * Who may call what: the status each kind of caller gets from each route, with real ids and a
- * valid body (access-matrix.test.ts makes the calls). Columns, in order:
+ * valid body (access-matrix.test.ts makes the calls). Columns, in the order of CALLERS
+ * (test/api-calls.ts):
  *
  *   anonymous, buyer (cookie), buyer (bearer token only), another buyer, seller (the cars'),
  *   another seller, admin, a deleted account (its old cookie)
@@ -8,18 +9,6 @@
  * 401: not signed in. 403: you can see it but may not do this. 404: you may not see it (as if it
  * did not exist; decision 008). 400/409/415 after access was granted: the request itself.
  */
-export const ROLES = [
-  'anonymous',
-  'buyer',
-  'buyerBearer',
-  'otherBuyer',
-  'seller',
-  'otherSeller',
-  'admin',
-  'deleted',
-] as const;
-export type Role = (typeof ROLES)[number];
-
 export const ACCESS: Record<string, string> = {
   'GET /api/health': '200 200 200 200 200 200 200 200',
   'GET /api/ready': '200 200 200 200 200 200 200 200',

@@ -186,6 +186,53 @@ test.describe('selling', () => {
     await expect(advertised.getByTestId('advertised-car').first()).toContainText(carName);
   });
 
+  test('markup in a car’s name and description shows as text and never runs', async ({ page }) => {
+    await signUpSeller(page);
+    const marker = Date.now().toString(36);
+    const name = `<img src=x onerror="window.__xss=1"><b>Van ${marker}</b>`;
+    const describe = `<script>window.__xss=2</script><a href="javascript:window.__xss=3">click</a>`;
+    const upload = await page.request.post('/api/uploads', {
+      headers: fromSite,
+      multipart: {
+        image: { name: 'car.png', mimeType: 'image/png', buffer: solidPng(32, 24, [90, 40, 140]) },
+      },
+    });
+    const { data } = (await upload.json()) as { data: { url: string } };
+    const created = await page.request.post(`/api/product?name=${encodeURIComponent(CATEGORY)}`, {
+      headers: fromSite,
+      data: {
+        name,
+        reprice: 900_000,
+        orprice: 1_000_000,
+        location: 'Reno, NV',
+        year: 2018,
+        condition: 'Good',
+        describe,
+        images: [data.url],
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { insertedId } = (await created.json()) as { insertedId: string };
+
+    /** Nothing of it became an element, and nothing ran. */
+    const expectInert = async () => {
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      await expect(page.locator('img[src="x"]')).toHaveCount(0);
+      await expect(page.locator('b', { hasText: `Van ${marker}` })).toHaveCount(0);
+    };
+    await page.goto(`/category/${await categoryId(page, CATEGORY)}`);
+    const card = page.getByTestId('listing-card').filter({ hasText: `Van ${marker}` });
+    await expect(card.getByRole('heading')).toHaveText(name);
+    await expectInert();
+    await page.goto(`/listing/${insertedId}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(page.getByText(describe)).toBeVisible();
+    await expectInert();
+    await page.goto('/dashboard/my-products');
+    await expect(page.getByTestId('my-car-row').filter({ hasText: `Van ${marker}` })).toBeVisible();
+    await expectInert();
+  });
+
   test('a seller edits a car, then withdraws it: it cannot be advertised any more', async ({
     page,
   }) => {

@@ -66,7 +66,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
           {listing.sellerVerified && <VerifiedBadge />}
         </p>
         {statusLabel && (
-          <p className="mt-4 inline-block rounded-full bg-base-200 px-3 py-1 text-sm font-semibold">
+          <p className="mt-4 inline-block rounded-box bg-base-200 px-3 py-1 text-sm font-semibold">
             {statusLabel}
           </p>
         )}

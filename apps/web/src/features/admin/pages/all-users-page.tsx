@@ -136,7 +136,9 @@ function UsersPage({ role }: { role: UserRoleFilter }) {
       ? q
         ? `No ${noun} match “${q}”.`
         : `No ${noun} yet.`
-      : `Showing ${first}–${first + data.users.length - 1} of ${data.total} ${noun}${q ? ` matching “${q}”` : ''}.`
+      : data.total === 1
+        ? `Showing the one ${noun.slice(0, -1)}${q ? ` matching “${q}”` : ''}.`
+        : `Showing ${first}–${first + data.users.length - 1} of ${data.total} ${noun}${q ? ` matching “${q}”` : ''}.`
     : '';
 
   return (

@@ -8,6 +8,11 @@ import { ACCESS } from './access-matrix.expected.ts';
 /** Bodies per route: a few dozen in `npm test`; `npm run fuzz` sets FUZZ_RUNS=10000. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+/**
+ * The slowest answer allowed: 2 s when fuzzing on its own (`npm run fuzz`); inside `npm test`,
+ * where other test files load the machine at the same time, 5 s, to catch hangs and not noise.
+ */
+const LIMIT_MS = process.env.FUZZ_RUNS ? 2000 : 5000;
 
 /** The tables a refused request must leave as they were. */
 const TABLES = ['listing', 'booking', 'payment', 'user', 'upload', 'category'];
@@ -151,7 +156,7 @@ describe('any body, any route', () => {
             figure.slowestMs = Math.max(figure.slowestMs, ms);
             if (response.status >= 500) figure.errors += 1;
             expect(response.status, `${route} ${body.slice(0, 200)}`).toBeLessThan(500);
-            expect(ms, `${route} took ${ms.toFixed(0)} ms`).toBeLessThan(2000);
+            expect(ms, `${route} took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
             if (response.status >= 400) {
               expect(
                 await snapshot(),

@@ -33,6 +33,8 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
+import { placeRoutes } from './modules/places/places.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { sweepUnusedUploads } from './modules/uploads/uploads.service.ts';
@@ -219,6 +221,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
       await database.migrate();
       const seeded = await seedDatabase(database.db, storage, {
         demo: config.SEED_DEMO,
+        demoCars: config.SEED_DEMO_CARS,
         currency: config.CURRENCY,
         demoPassword: config.DEMO_PASSWORD,
       });
@@ -243,6 +246,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });
         await api.register(listingRoutes, { db: database.db });
+        await api.register(searchRoutes, { db: database.db });
+        await api.register(placeRoutes);
         await api.register(bookingRoutes, { db: database.db, mailer });
         await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
         await api.register(adminRoutes, { db: database.db, mailer });

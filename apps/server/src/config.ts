@@ -26,6 +26,8 @@ const EnvSchema = z
     PUBLIC_URL: z.url().optional(),
     BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SEED_DEMO: booleanFromEnv.default(true),
+    /** `full`: 90 demo cars across many makes, for search; `small`: six per category (tests). */
+    SEED_DEMO_CARS: z.enum(['small', 'full']).default('full'),
     CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO currency code such as USD')

@@ -1,3 +1,4 @@
+import { warmGazetteer } from './modules/places/gazetteer.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoAccountsPresent } from './db/seed/seed.ts';
@@ -38,6 +39,8 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  // Read the place list now (~0.7 s) rather than on the first type-ahead or distance search.
+  setImmediate(warmGazetteer);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const demo = config.SEED_DEMO ? await demoAccountsPresent(database.db) : [];
   if (demo.length > 0) {

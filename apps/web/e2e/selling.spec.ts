@@ -93,8 +93,11 @@ test.describe('selling', () => {
     await expect(nameField).toHaveAttribute('aria-invalid', 'true');
     for (const message of [
       'Name is required',
+      'Make is required',
+      'Model is required',
       'Category is required',
       'Price is required',
+      'Mileage is required',
       'Condition is required',
       'Description is required',
       'Image is required',
@@ -111,9 +114,15 @@ test.describe('selling', () => {
     await page.getByLabel('Asking price (USD)').fill('24500');
     await page.getByLabel('Original price (USD)').fill('31999.50');
     await page.getByLabel('Model year').fill('2022');
-    await page.getByLabel('Mileage (km, optional)').fill('42000');
+    await page.getByLabel('Make').selectOption('Toyota');
+    await page.getByLabel('Model', { exact: true }).selectOption('HiAce');
+    await page.getByLabel('Fuel (optional)').selectOption('diesel');
+    await page.getByLabel('Mileage (km)').fill('42000');
     await page.getByLabel('Condition').selectOption('Good');
-    await page.getByLabel('Location').fill('Tacoma, WA');
+    // The location comes from the list of places, so buyers can find the car by distance.
+    await page.getByLabel('Location').fill('Tacom');
+    await page.getByRole('option', { name: 'Tacoma, WA' }).click();
+    await expect(page.getByLabel('Location')).toHaveValue('Tacoma, WA');
     await page.getByLabel('Description').fill('One owner, winter tyres included.');
 
     // Uploads are held back a moment, to see the form wait for them.
@@ -161,6 +170,13 @@ test.describe('selling', () => {
     expect(car!.images).toHaveLength(2);
     expect(car!.orprice).toBe(3_199_950);
     expect(car!.categoryName).toBe(CATEGORY);
+    expect(car).toMatchObject({
+      make: 'Toyota',
+      model: 'HiAce',
+      fuel: 'diesel',
+      mileageKm: 42_000,
+    });
+    expect(car!.placeId).not.toBeNull();
 
     // Its category page shows it.
     await page.goto(`/category/${await categoryId(page, CATEGORY)}`);

@@ -10,3 +10,6 @@ export * from './schemas/account.ts';
 export * from './schemas/listing.ts';
 export * from './schemas/booking.ts';
 export * from './schemas/admin.ts';
+export * from './vehicles.ts';
+export * from './vin.ts';
+export * from './schemas/search.ts';

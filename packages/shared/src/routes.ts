@@ -10,6 +10,7 @@ export const CLIENT_ROUTE_PATTERNS: readonly RegExp[] = [
   /^\/register\/?$/,
   /^\/forgot-password\/?$/,
   /^\/reset-password\/?$/,
+  /^\/cars\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/listing\/[^/]+\/?$/,
   /^\/orders\/?$/,

@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -49,7 +51,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (!options.pgliteDir.startsWith('memory://')) {
     await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
   }
-  const client = await PGlite.create(options.pgliteDir);
+  // Distance search (decision 009) needs earthdistance, which needs cube; PostgreSQL ships both.
+  const client = await PGlite.create(options.pgliteDir, { extensions: { cube, earthdistance } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -3,6 +3,8 @@ import {
   bigint,
   boolean,
   check,
+  customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -32,6 +34,10 @@ const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 const cents = (name: string) => bigint(name, { mode: 'number' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Cars buyers can find: available, or held while a card is confirmed (shown as reserved). */
+export const ON_SALE_SQL = sql.raw(`status in ('available', 'reserved')`);
 
 /** Quoted list for CHECK constraints, from the shared enums. */
 const oneOf = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
@@ -161,6 +167,21 @@ export const listing = pgTable(
     /** Model year. */
     year: integer('year').notNull(),
     mileageKm: integer('mileage_km'),
+    make: text('make').notNull(),
+    model: text('model').notNull(),
+    bodyType: text('body_type'),
+    fuel: text('fuel'),
+    transmission: text('transmission'),
+    colour: text('colour'),
+    vin: text('vin'),
+    /** GeoNames id of the place picked from the type-ahead; null for a typed location. */
+    placeId: integer('place_id'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    /** What text search matches: make, model, name and description (no stemming). */
+    searchDoc: tsvector('search_doc').generatedAlwaysAs(
+      sql`to_tsvector('simple'::regconfig, make || ' ' || model || ' ' || name || ' ' || description)`,
+    ),
     repriceCents: cents('reprice_cents').notNull(),
     orpriceCents: cents('orprice_cents').notNull(),
     currency: text('currency').notNull(),
@@ -183,6 +204,33 @@ export const listing = pgTable(
     index('listing_advertised_idx')
       .on(t.advertisedAt)
       .where(sql`${t.status} = 'available' and ${t.advertisedAt} is not null`),
+    // Search (decision 009): one partial index per sort order, each ending in id for keyset pages.
+    index('listing_onsale_newest_idx').on(t.createdAt, t.id).where(ON_SALE_SQL),
+    index('listing_onsale_price_idx').on(t.repriceCents, t.id).where(ON_SALE_SQL),
+    index('listing_onsale_mileage_idx')
+      .on(sql`coalesce(${t.mileageKm}, 2147483647)`, t.id)
+      .where(ON_SALE_SQL),
+    index('listing_onsale_year_idx').on(t.year, t.id).where(ON_SALE_SQL),
+    index('listing_onsale_make_idx').on(t.make, t.model, t.createdAt, t.id).where(ON_SALE_SQL),
+    // Counting and facets under several filters read this instead of the table (index-only).
+    index('listing_onsale_filters_idx')
+      .on(
+        t.make,
+        t.bodyType,
+        t.fuel,
+        t.transmission,
+        t.year,
+        t.repriceCents,
+        t.mileageKm,
+        t.condition,
+        t.model,
+      )
+      .where(ON_SALE_SQL),
+    index('listing_onsale_category_idx').on(t.categoryId, t.createdAt, t.id).where(ON_SALE_SQL),
+    index('listing_onsale_text_idx').using('gin', t.searchDoc).where(ON_SALE_SQL),
+    index('listing_onsale_place_idx')
+      .using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`)
+      .where(sql`status in ('available', 'reserved') and lat is not null`),
     index('listing_hold_expiry_idx')
       .on(t.holdExpiresAt)
       .where(sql`${t.status} = 'reserved'`),
@@ -192,6 +240,7 @@ export const listing = pgTable(
     check('listing_year_check', sql`${t.year} between 1886 and 2100`),
     check('listing_mileage_check', sql`${t.mileageKm} is null or ${t.mileageKm} >= 0`),
     check('listing_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('listing_place_check', sql`(${t.lat} is null) = (${t.lng} is null)`),
   ],
 );
 

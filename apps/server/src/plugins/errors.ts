@@ -52,7 +52,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       const where = error.validationContext ?? 'body';
-      const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
+      let path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
+      // One value of a repeated query parameter (`fuel=coal&fuel=petrol`) is that parameter.
+      if (where === 'querystring') path = path.replace(/\.\d+$/, '');
       // A route may name its inputs as the form does (`?name=` of `POST /product` is `category`).
       const field = request.routeOptions.config.fieldNames?.[where]?.[path] ?? (path || where);
       // The schemas' messages are written for people ("Price is required"); the field rides along.

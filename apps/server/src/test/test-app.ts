@@ -33,6 +33,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    // Six demo cars per category: what the tests count on. Search tests add their own cars.
+    SEED_DEMO_CARS: 'small',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'web-dist'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -47,6 +47,10 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazyWithPreload(() => import('./routes/reset-password')),
   },
   {
+    path: '/cars',
+    page: lazyWithPreload(() => import('./routes/cars')),
+  },
+  {
     path: '/category/:id',
     page: lazyWithPreload(() => import('./routes/category')),
   },

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { textSchema } from '../text.ts';
 import { CATEGORY_NAMES, CONDITIONS, LISTING_STATUSES } from '../enums.ts';
+import {
+  BODY_TYPES,
+  COLOURS,
+  FUELS,
+  isKnownMake,
+  isKnownModel,
+  OTHER,
+  TRANSMISSIONS,
+} from '../vehicles.ts';
+import { vinProblem } from '../vin.ts';
 
 export const ListingImageSchema = z.object({
   url: z.string(),
@@ -24,6 +34,14 @@ export const ListingCardSchema = z.object({
   year: z.number().int(),
   mileageKm: z.number().int().nullable(),
   condition: z.enum(CONDITIONS),
+  make: z.string(),
+  model: z.string(),
+  bodyType: z.enum(BODY_TYPES).nullable(),
+  fuel: z.enum(FUELS).nullable(),
+  transmission: z.enum(TRANSMISSIONS).nullable(),
+  colour: z.enum(COLOURS).nullable(),
+  /** GeoNames id of the place the car is at, when the seller picked one from the list. */
+  placeId: z.number().int().nullable(),
   status: z.enum(LISTING_STATUSES),
   /** While a buyer's card is being confirmed (status `reserved`): when the hold ends, ISO time. */
   reservedUntil: z.string().nullable(),
@@ -36,19 +54,27 @@ export const ListingCardSchema = z.object({
 });
 export type ListingCard = z.infer<typeof ListingCardSchema>;
 
-/** `GET /api/category/:id`: the category and its cars that can be booked now, newest first. */
+/**
+ * `GET /api/category/:id`: the category and a page of its cars on sale, newest first (`limit`,
+ * `cursor` as for search).
+ */
 export const CategoryDetailSchema = z.object({
   _id: z.uuid(),
   name: z.string(),
   slug: z.string(),
   icon: z.string(),
   listings: z.array(ListingCardSchema),
+  /** Cars of the category on sale, all pages together. */
+  total: z.number().int(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
 });
 export type CategoryDetail = z.infer<typeof CategoryDetailSchema>;
 
 /** `GET /api/listings/:id`: one car with everything the car page shows. */
 export const ListingDetailSchema = ListingCardSchema.extend({
   description: z.string(),
+  vin: z.string().nullable(),
   categoryName: z.string(),
 });
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
@@ -71,35 +97,100 @@ export const ListingFieldsSchema = z.object({
   reprice: priceCents('Price'),
   orprice: priceCents('Original price'),
   location: textSchema('Location', { max: 120 }),
+  /** GeoNames id from `GET /api/places`; the server looks up its coordinates. */
+  placeId: z
+    .number({ message: 'Pick a place from the list' })
+    .int('Pick a place from the list')
+    .positive('Pick a place from the list')
+    .nullable()
+    .optional(),
   year: z
     .number({ message: 'Model year is required' })
     .int('Model year must be a whole number')
     .min(MIN_MODEL_YEAR, `Model year must be ${MIN_MODEL_YEAR} or later`)
     .refine((year) => year <= maxModelYear(), 'Model year cannot be in the future'),
   mileageKm: z
-    .number()
+    .number({ message: 'Mileage must be a number' })
     .int('Mileage must be a whole number')
     .min(0, 'Mileage cannot be negative')
     .max(2_000_000, 'Mileage is too high')
     .nullable()
     .optional(),
   condition: z.enum(CONDITIONS, { message: 'Condition is required' }),
+  /** From the shipped list (`MAKES`), or "Other". Inferred from the name when left out. */
+  make: z
+    .string({ message: 'Make is required' })
+    .refine(isKnownMake, `Choose a make from the list, or ${OTHER}`)
+    .optional(),
+  /** One of the make's models, or "Other". Inferred from the name when left out. */
+  model: textSchema('Model', { max: 60 }).optional(),
+  bodyType: z
+    .enum(BODY_TYPES, { message: 'Choose a body type from the list' })
+    .nullable()
+    .optional(),
+  fuel: z.enum(FUELS, { message: 'Choose a fuel from the list' }).nullable().optional(),
+  transmission: z
+    .enum(TRANSMISSIONS, { message: 'Choose manual or automatic' })
+    .nullable()
+    .optional(),
+  colour: z.enum(COLOURS, { message: 'Choose a colour from the list' }).nullable().optional(),
+  vin: z
+    .string({ message: 'VIN must be text' })
+    .transform((vin) => vin.trim().toUpperCase())
+    .superRefine((vin, ctx) => {
+      const problem = vin === '' ? null : vinProblem(vin);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((vin) => vin || null)
+    .nullable()
+    .optional(),
   describe: textSchema('Description', { max: 4000, multiline: true }),
   seller: textSchema('Seller name', { max: 80, min: 0 }).optional(),
   /** Upload URLs from `POST /api/uploads`, in order; the first is the cover. */
   images: z
     .array(z.string().min(1), { message: 'Image is required' })
     .min(1, 'Image is required')
-    .max(MAX_LISTING_PHOTOS, `At most ${MAX_LISTING_PHOTOS} photos`),
+    .max(MAX_LISTING_PHOTOS, `At most ${MAX_LISTING_PHOTOS} photos`)
+    .optional(),
+  /** The spec's single photo URL (an upload of yours); `images` wins when both are sent. */
+  img: z.string({ message: 'Image must be an upload URL' }).min(1, 'Image is required').optional(),
 });
 
-export const CreateListingSchema = ListingFieldsSchema;
+type ListingFields = z.infer<typeof ListingFieldsSchema>;
+
+/** A model must belong to its make (either may be "Other"). */
+function checkModel(fields: Partial<ListingFields>, ctx: z.RefinementCtx) {
+  if (fields.make === undefined || fields.model === undefined) return;
+  if (!isKnownModel(fields.make, fields.model)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['model'],
+      message: `Choose a ${fields.make === OTHER ? 'model' : `${fields.make} model`} from the list, or ${OTHER}`,
+    });
+  }
+}
+
+export const CreateListingSchema = ListingFieldsSchema.superRefine((fields, ctx) => {
+  if (!fields.images && !fields.img) {
+    ctx.addIssue({ code: 'custom', path: ['images'], message: 'Image is required' });
+  }
+  if ((fields.make === undefined) !== (fields.model === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [fields.make === undefined ? 'make' : 'model'],
+      message: 'Send make and model together',
+    });
+  }
+  checkModel(fields, ctx);
+});
 export type CreateListingInput = z.infer<typeof CreateListingSchema>;
 /** `PUT`/`PATCH /api/listings/:id`: the fields to change; at least one. */
-export const UpdateListingSchema = ListingFieldsSchema.partial().refine(
-  (changes) => Object.values(changes).some((value) => value !== undefined),
-  'Nothing to change: send at least one field',
-);
+export const UpdateListingSchema = ListingFieldsSchema.partial()
+  .refine(
+    (changes) => Object.values(changes).some((value) => value !== undefined),
+    'Nothing to change: send at least one field',
+  )
+  .superRefine(checkModel);
 export type UpdateListingInput = z.infer<typeof UpdateListingSchema>;
 
 /** `POST /api/product?name=<category>`. */
@@ -108,9 +199,7 @@ export const ProductQuerySchema = z.object({
 });
 
 /** A seller's own car in My Products. */
-export const MyListingSchema = ListingCardSchema.extend({
-  description: z.string(),
-  categoryName: z.string(),
+export const MyListingSchema = ListingDetailSchema.extend({
   bookingsCount: z.number().int(),
   openBookingsCount: z.number().int(),
   /** A booking of it is paid. */

@@ -1,4 +1,11 @@
-import type { CategoryName, Condition } from '@carmarket/shared';
+import type {
+  BodyType,
+  CategoryName,
+  Colour,
+  Condition,
+  Fuel,
+  Transmission,
+} from '@carmarket/shared';
 
 export interface SeedCar {
   name: string;
@@ -9,8 +16,15 @@ export interface SeedCar {
   /** Whole dollars; stored as cents. */
   askingPrice: number;
   originalPrice: number;
+  /** Paint for the drawn photo. */
   color: string;
   description: string;
+  make: string;
+  model: string;
+  bodyType: BodyType;
+  fuel: Fuel;
+  transmission: Transmission;
+  colour: Colour;
 }
 
 export interface SeedCategory {
@@ -28,6 +42,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Volkswagen Transporter T6.1 Kombi',
+        make: 'Volkswagen',
+        model: 'Transporter',
+        bodyType: 'Minibus',
+        fuel: 'diesel',
+        transmission: 'automatic',
+        colour: 'Blue',
         year: 2021,
         location: 'Portland, OR',
         condition: 'Excellent',
@@ -40,6 +60,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Toyota HiAce Commuter',
+        make: 'Toyota',
+        model: 'HiAce',
+        bodyType: 'Minibus',
+        fuel: 'diesel',
+        transmission: 'manual',
+        colour: 'White',
         year: 2019,
         location: 'Denver, CO',
         condition: 'Good',
@@ -52,6 +78,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Mercedes-Benz Sprinter 316 CDI Tourer',
+        make: 'Mercedes-Benz',
+        model: 'Sprinter',
+        bodyType: 'Minibus',
+        fuel: 'diesel',
+        transmission: 'automatic',
+        colour: 'Black',
         year: 2020,
         location: 'Austin, TX',
         condition: 'Excellent',
@@ -64,6 +96,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Ford Transit Custom Kombi',
+        make: 'Ford',
+        model: 'Transit Custom',
+        bodyType: 'Minibus',
+        fuel: 'diesel',
+        transmission: 'automatic',
+        colour: 'Red',
         year: 2022,
         location: 'Columbus, OH',
         condition: 'Excellent',
@@ -76,6 +114,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Nissan NV350 Urvan',
+        make: 'Nissan',
+        model: 'NV350 Urvan',
+        bodyType: 'Minibus',
+        fuel: 'petrol',
+        transmission: 'manual',
+        colour: 'Silver',
         year: 2018,
         location: 'Phoenix, AZ',
         condition: 'Fair',
@@ -88,6 +132,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Hyundai Staria Lounge',
+        make: 'Hyundai',
+        model: 'Staria',
+        bodyType: 'MPV',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Grey',
         year: 2023,
         location: 'San Diego, CA',
         condition: 'Excellent',
@@ -107,6 +157,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Mercedes-Benz S 500 4MATIC',
+        make: 'Mercedes-Benz',
+        model: 'S-Class',
+        bodyType: 'Sedan',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Black',
         year: 2021,
         location: 'Miami, FL',
         condition: 'Excellent',
@@ -119,6 +175,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'BMW 740Li xDrive',
+        make: 'BMW',
+        model: '7 Series',
+        bodyType: 'Sedan',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Grey',
         year: 2019,
         location: 'Chicago, IL',
         condition: 'Good',
@@ -131,6 +193,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Audi A8 L 55 TFSI quattro',
+        make: 'Audi',
+        model: 'A8',
+        bodyType: 'Sedan',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Silver',
         year: 2020,
         location: 'Seattle, WA',
         condition: 'Excellent',
@@ -143,6 +211,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Lexus LS 500h',
+        make: 'Lexus',
+        model: 'LS',
+        bodyType: 'Sedan',
+        fuel: 'hybrid',
+        transmission: 'automatic',
+        colour: 'White',
         year: 2020,
         location: 'Atlanta, GA',
         condition: 'Excellent',
@@ -155,6 +229,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Porsche Panamera 4',
+        make: 'Porsche',
+        model: 'Panamera',
+        bodyType: 'Sedan',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Blue',
         year: 2019,
         location: 'Scottsdale, AZ',
         condition: 'Good',
@@ -167,6 +247,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Range Rover Autobiography',
+        make: 'Land Rover',
+        model: 'Range Rover',
+        bodyType: 'SUV',
+        fuel: 'diesel',
+        transmission: 'automatic',
+        colour: 'Green',
         year: 2018,
         location: 'Boston, MA',
         condition: 'Fair',
@@ -186,6 +272,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Tesla Model 3 Long Range',
+        make: 'Tesla',
+        model: 'Model 3',
+        bodyType: 'Sedan',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'White',
         year: 2021,
         location: 'San Jose, CA',
         condition: 'Excellent',
@@ -198,6 +290,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Hyundai Ioniq 5 Limited AWD',
+        make: 'Hyundai',
+        model: 'Ioniq 5',
+        bodyType: 'SUV',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'Grey',
         year: 2022,
         location: 'Minneapolis, MN',
         condition: 'Excellent',
@@ -210,6 +308,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Kia EV6 GT-Line',
+        make: 'Kia',
+        model: 'EV6',
+        bodyType: 'SUV',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'Blue',
         year: 2022,
         location: 'Raleigh, NC',
         condition: 'Good',
@@ -222,6 +326,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Nissan Leaf e+ SV',
+        make: 'Nissan',
+        model: 'Leaf',
+        bodyType: 'Hatchback',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'Red',
         year: 2020,
         location: 'Salt Lake City, UT',
         condition: 'Good',
@@ -234,6 +344,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Volkswagen ID.4 Pro S',
+        make: 'Volkswagen',
+        model: 'ID.4',
+        bodyType: 'SUV',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'Silver',
         year: 2021,
         location: 'Philadelphia, PA',
         condition: 'Excellent',
@@ -246,6 +362,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
       {
         name: 'Chevrolet Bolt EUV Premier',
+        make: 'Chevrolet',
+        model: 'Bolt',
+        bodyType: 'SUV',
+        fuel: 'electric',
+        transmission: 'automatic',
+        colour: 'Black',
         year: 2023,
         location: 'Detroit, MI',
         condition: 'Excellent',

@@ -5,7 +5,9 @@ import type { Db } from '../client.ts';
 import { hashPassword } from 'better-auth/crypto';
 import { account, category, listing, upload, user, type ListingImage } from '../schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
-import { SEED_CATEGORIES } from './cars.ts';
+import { searchPlaces } from '../../modules/places/gazetteer.ts';
+import { SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
+import { wideDemoCatalogue } from './catalogue.ts';
 
 export const DEMO_ACCOUNTS = [
   { email: 'admin@demo.local', name: 'Avery Admin', role: 'admin' },
@@ -29,7 +31,13 @@ async function store(storage: Storage, body: Buffer): Promise<string> {
 export async function seedDatabase(
   db: Db,
   storage: Storage,
-  options: { demo: boolean; currency: string; demoPassword: string },
+  options: {
+    demo: boolean;
+    currency: string;
+    demoPassword: string;
+    /** `full` adds the wider demo set (decision 009) to the six cars per category. */
+    demoCars?: 'small' | 'full';
+  },
 ): Promise<{ seeded: boolean; listings: number }> {
   const [{ count } = { count: 0 }] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -48,19 +56,31 @@ export async function seedDatabase(
     })),
   );
 
+  // Every demo car with its category: six per category, then the wider set when asked for.
+  const extra = options.demoCars === 'full' ? wideDemoCatalogue() : [];
+  const demoCars: { car: SeedCar; slug: string; shape: SeedCategory['shape'] }[] = options.demo
+    ? [
+        ...SEED_CATEGORIES.flatMap((seed) =>
+          seed.cars.map((car) => ({ car, slug: seed.slug, shape: seed.shape })),
+        ),
+        ...extra.map((car) => {
+          const seed = SEED_CATEGORIES.find((c) => c.name === car.category)!;
+          return { car, slug: seed.slug, shape: seed.shape };
+        }),
+      ]
+    : [];
+
   // Images first, outside the transaction: rendering takes a moment and needs no lock.
   const photos = options.demo
     ? await Promise.all(
-        SEED_CATEGORIES.flatMap((seed, c) =>
-          seed.cars.map(async (car, i): Promise<ListingImage[]> => {
-            const photo = await renderCarPhoto(seed.shape, car.color, c * 10 + i);
-            const [url, thumbUrl] = await Promise.all([
-              store(storage, photo.full),
-              store(storage, photo.thumb),
-            ]);
-            return [{ url, thumbUrl, width: photo.width, height: photo.height }];
-          }),
-        ),
+        demoCars.map(async ({ car, shape }, i): Promise<ListingImage[]> => {
+          const photo = await renderCarPhoto(shape, car.color, i);
+          const [url, thumbUrl] = await Promise.all([
+            store(storage, photo.full),
+            store(storage, photo.thumb),
+          ]);
+          return [{ url, thumbUrl, width: photo.width, height: photo.height }];
+        }),
       )
     : [];
 
@@ -99,27 +119,35 @@ export async function seedDatabase(
     if (uploads.length > 0) await tx.insert(upload).values(uploads);
 
     const now = Date.now();
-    const rows = SEED_CATEGORIES.flatMap((seed) => {
-      const categoryId = inserted.find((c) => c.slug === seed.slug)?.id;
-      if (!categoryId) throw new Error(`Category ${seed.slug} was not inserted`);
-      return seed.cars.map((car) => ({ car, categoryId }));
-    }).map(({ car, categoryId }, index) => ({
-      categoryId,
-      sellerId: seller.id,
-      sellerName: seller.name,
-      name: car.name,
-      description: car.description,
-      condition: car.condition,
-      location: car.location,
-      year: car.year,
-      mileageKm: car.mileageKm,
-      repriceCents: car.askingPrice * 100,
-      orpriceCents: car.originalPrice * 100,
-      currency: options.currency,
-      images: photos[index] ?? [],
-      // Spread creation times over the last weeks so "newest first" means something.
-      createdAt: new Date(now - index * 9 * 3_600_000),
-    }));
+    const rows = demoCars.map(({ car, slug }, index) => {
+      const categoryId = inserted.find((c) => c.slug === slug)?.id;
+      if (!categoryId) throw new Error(`Category ${slug} was not inserted`);
+      const [place] = searchPlaces(car.location, 1);
+      return {
+        categoryId,
+        sellerId: seller.id,
+        sellerName: seller.name,
+        name: car.name,
+        description: car.description,
+        condition: car.condition,
+        location: car.location,
+        year: car.year,
+        mileageKm: car.mileageKm,
+        make: car.make,
+        model: car.model,
+        bodyType: car.bodyType,
+        fuel: car.fuel,
+        transmission: car.transmission,
+        colour: car.colour,
+        ...(place && { location: place.label, placeId: place.id, lat: place.lat, lng: place.lng }),
+        repriceCents: car.askingPrice * 100,
+        orpriceCents: car.originalPrice * 100,
+        currency: options.currency,
+        images: photos[index] ?? [],
+        // Spread creation times over the last weeks so "newest first" means something.
+        createdAt: new Date(now - index * 9 * 3_600_000),
+      };
+    });
     await tx.insert(listing).values(rows);
     listings = rows.length;
   });

@@ -4,11 +4,12 @@ import {
   CategoryDetailSchema,
   CategoryListSchema,
   IdParamsSchema,
+  PageQuerySchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { presentListingCard } from '../listings/listings.presenter.ts';
-import { availableListingsOfCategory } from '../listings/listings.service.ts';
+import { searchListings } from '../search/search.service.ts';
 import { presentCategory, presentCategorySummary } from './categories.presenter.ts';
 import { findCategory, listCategories } from './categories.service.ts';
 
@@ -34,8 +35,10 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       preValidation: app.authenticate,
       schema: {
         tags: ['categories'],
-        summary: 'A category and its cars that can be booked now (signed in)',
+        summary:
+          'A category and a page of its cars on sale, newest first (signed in; limit and cursor as for search)',
         params: IdParamsSchema,
+        querystring: PageQuerySchema,
         response: {
           200: CategoryDetailSchema,
           400: ApiErrorSchema,
@@ -47,8 +50,18 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => {
       const found = await findCategory(db, request.params.id);
       if (!found) throw notFound('That category');
-      const listings = await availableListingsOfCategory(db, found.id);
-      return { ...presentCategory(found), listings: listings.map(presentListingCard) };
+      const page = await searchListings(db, {
+        category: found.id,
+        sort: 'newest',
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+      });
+      return {
+        ...presentCategory(found),
+        listings: page.rows.map(presentListingCard),
+        total: page.total,
+        nextCursor: page.nextCursor,
+      };
     },
   );
 };

@@ -1,4 +1,12 @@
-import type { ListingCard, ListingDetail, MyListing } from '@carmarket/shared';
+import type {
+  BodyType,
+  Colour,
+  Fuel,
+  ListingCard,
+  ListingDetail,
+  MyListing,
+  Transmission,
+} from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
 
 export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
@@ -24,6 +32,14 @@ export function presentListingCard(row: ListingRow): ListingCard {
     year: row.year,
     mileageKm: row.mileageKm,
     condition: row.condition,
+    make: row.make,
+    model: row.model,
+    // The database checks nothing of these but the form's lists, which the schemas enforce.
+    bodyType: row.bodyType as BodyType | null,
+    fuel: row.fuel as Fuel | null,
+    transmission: row.transmission as Transmission | null,
+    colour: row.colour as Colour | null,
+    placeId: row.placeId,
     status: row.status === 'reserved' && !held ? 'available' : row.status,
     reservedUntil: held ? row.holdExpiresAt!.toISOString() : null,
     seller: row.sellerName,
@@ -38,6 +54,7 @@ export function presentListingDetail(row: ListingDetailRow): ListingDetail {
   return {
     ...presentListingCard(row),
     description: row.description,
+    vin: row.vin,
     categoryName: row.categoryName,
   };
 }

@@ -1,29 +1,13 @@
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { category, listing, user } from '../../db/schema.ts';
-import type { ListingDetailRow, ListingRow } from './listings.presenter.ts';
+import type { ListingDetailRow } from './listings.presenter.ts';
 
 /** Cars shown to buyers: a hold lasts only while a card is confirmed, so held cars stay listed. */
 const ON_SALE = ['available', 'reserved'] as const;
 
 /** A car's columns with its seller's verified flag (join `user` on the seller). */
 export const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
-
-/**
- * Cars of a category on sale, newest first: those that can be booked now, and those held while
- * a buyer's card is confirmed (shown as reserved until the hold ends).
- */
-export async function availableListingsOfCategory(
-  db: Db,
-  categoryId: string,
-): Promise<ListingRow[]> {
-  return db
-    .select(listingWithSeller)
-    .from(listing)
-    .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(and(eq(listing.categoryId, categoryId), inArray(listing.status, ON_SALE)))
-    .orderBy(desc(listing.createdAt));
-}
 
 export async function findListing(db: Db, id: string): Promise<ListingDetailRow | undefined> {
   const [row] = await db

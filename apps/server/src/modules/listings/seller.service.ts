@@ -1,11 +1,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { CreateListingInput, UpdateListingInput } from '@carmarket/shared';
+import {
+  inferMakeModel,
+  isKnownModel,
+  OTHER,
+  type CreateListingInput,
+  type UpdateListingInput,
+} from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, category, listing, user } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
@@ -26,7 +33,12 @@ export async function createListing(
     .where(eq(category.name, categoryName));
   if (!found)
     throw new AppError(400, 'validation-failed', 'Category is required', { field: 'category' });
-  const images = await resolveOwnUploads(db, storage, actor.id, input.images);
+  const images = await resolveOwnUploads(db, storage, actor.id, input.images ?? [input.img!]);
+  // A client of the first spec sends no make or model: take them from the car's name.
+  const { make, model } =
+    input.make !== undefined && input.model !== undefined
+      ? { make: input.make, model: input.model }
+      : inferMakeModel(input.name);
   const [row] = await db
     .insert(listing)
     .values({
@@ -39,6 +51,14 @@ export async function createListing(
       location: input.location,
       year: input.year,
       mileageKm: input.mileageKm ?? null,
+      make,
+      model,
+      bodyType: input.bodyType ?? null,
+      fuel: input.fuel ?? null,
+      transmission: input.transmission ?? null,
+      colour: input.colour ?? null,
+      vin: input.vin ?? null,
+      ...placeOf(input.placeId),
       repriceCents: input.reprice,
       orpriceCents: input.orprice,
       currency,
@@ -46,6 +66,19 @@ export async function createListing(
     })
     .returning({ id: listing.id });
   return { id: row!.id };
+}
+
+/** The coordinates of a place picked from the list (never the client's); none for typed text. */
+function placeOf(placeId: number | null | undefined) {
+  if (placeId === undefined) return {};
+  if (placeId === null) return { placeId: null, lat: null, lng: null };
+  const place = placeById(placeId);
+  if (!place) {
+    throw new AppError(400, 'validation-failed', 'Pick a place from the list', {
+      field: 'placeId',
+    });
+  }
+  return { placeId: place.id, lat: place.lat, lng: place.lng };
 }
 
 const counts = {
@@ -92,9 +125,21 @@ export async function updateListing(
   if (row.status !== 'available' && row.status !== 'withdrawn') {
     throw conflict(`A ${row.status} car can no longer be edited.`);
   }
-  const images = input.images
-    ? await resolveOwnUploads(db, storage, actor.id, input.images)
-    : undefined;
+  const photos = input.images ?? (input.img ? [input.img] : undefined);
+  const images = photos ? await resolveOwnUploads(db, storage, actor.id, photos) : undefined;
+  const make = input.make ?? row.make;
+  const model =
+    input.model ?? (input.make !== undefined && input.make !== row.make ? OTHER : row.model);
+  if (!isKnownModel(make, model)) {
+    throw new AppError(
+      400,
+      'validation-failed',
+      `Choose a ${make} model from the list, or ${OTHER}`,
+      {
+        field: 'model',
+      },
+    );
+  }
   await db
     .update(listing)
     .set({
@@ -104,6 +149,14 @@ export async function updateListing(
       ...(input.location !== undefined && { location: input.location }),
       ...(input.year !== undefined && { year: input.year }),
       ...(input.mileageKm !== undefined && { mileageKm: input.mileageKm }),
+      make,
+      model,
+      ...(input.bodyType !== undefined && { bodyType: input.bodyType }),
+      ...(input.fuel !== undefined && { fuel: input.fuel }),
+      ...(input.transmission !== undefined && { transmission: input.transmission }),
+      ...(input.colour !== undefined && { colour: input.colour }),
+      ...(input.vin !== undefined && { vin: input.vin }),
+      ...placeOf(input.placeId),
       ...(input.reprice !== undefined && { repriceCents: input.reprice }),
       ...(input.orprice !== undefined && { orpriceCents: input.orprice }),
       ...(input.seller !== undefined && { sellerName: input.seller.trim() || actor.name }),

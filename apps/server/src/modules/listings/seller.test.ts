@@ -322,3 +322,120 @@ describe('POST /api/listings/:id/remove', () => {
     ).toBe(404);
   });
 });
+
+describe('car data on POST /api/product and edits', () => {
+  let app: TestApp;
+  let seller: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    seller = await register(app, { role: 'Seller', name: 'Dana Dealer' });
+  });
+  afterAll(() => app.close());
+
+  async function mine(id: string) {
+    const list = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    return list.find((car) => car._id === id)!;
+  }
+
+  it("accepts the spec's body as it is: one img, no new fields; make and model come from the name", async () => {
+    const img = await uploadPhoto(seller);
+    const response = await seller.post(`/api/product?name=Electric%20car`, {
+      name: 'Toyota Prius Prime XSE',
+      reprice: 24_000_00,
+      orprice: 33_000_00,
+      location: 'Austin, TX',
+      year: 2021,
+      condition: 'Good',
+      describe: 'Plug-in, 40 miles on battery.',
+      img,
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const { insertedId } = (await response.json()) as { insertedId: string };
+    const car = await mine(insertedId);
+    expect(car).toMatchObject({
+      make: 'Toyota',
+      model: 'Prius',
+      img,
+      placeId: null,
+      mileageKm: null,
+    });
+    expect(car.images.map((image) => image.url)).toEqual([img]);
+  });
+
+  it('stores the structured fields and the coordinates of the place picked, never the client’s', async () => {
+    const images = [await uploadPhoto(seller)];
+    const response = await newCar(seller, {
+      images,
+      make: 'Polestar',
+      model: 'Polestar 2',
+      bodyType: 'Sedan',
+      fuel: 'electric',
+      transmission: 'automatic',
+      colour: 'Grey',
+      vin: ' 1m8gdm9axkp042788 ',
+      placeId: 5746545,
+      lat: 0,
+      lng: 0,
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const { insertedId } = (await response.json()) as { insertedId: string };
+    const car = await mine(insertedId);
+    expect(car).toMatchObject({
+      make: 'Polestar',
+      model: 'Polestar 2',
+      bodyType: 'Sedan',
+      fuel: 'electric',
+      transmission: 'automatic',
+      colour: 'Grey',
+      vin: '1M8GDM9AXKP042788',
+      placeId: 5746545,
+    });
+    const near = await seller.get('/api/listings?near=5746545&radiusKm=5');
+    const body = (await near.json()) as { items: { _id: string; distanceKm: number }[] };
+    expect(body.items.find((item) => item._id === insertedId)?.distanceKm).toBe(0);
+  });
+
+  it('refuses bad car data with a message on the field', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ make: 'Toyoda', model: 'Corolla' }, 'make', /make from the list/],
+      [{ make: 'Toyota', model: 'Golf' }, 'model', /Toyota model/],
+      [{ make: 'Toyota' }, 'model', /together/],
+      [{ fuel: 'coal' }, 'fuel', /fuel/],
+      [{ transmission: 'cvt' }, 'transmission', /manual or automatic/],
+      [{ vin: '1M8GDM9AXKP04278' }, 'vin', /17 characters/],
+      [{ vin: '1M8GDM9AXKP04278O' }, 'vin', /I, O or Q/],
+      [{ vin: '1M8GDM9A1KP042788' }, 'vin', /check digit/],
+      [{ placeId: 999_999_999 }, 'placeId', /Pick a place/],
+      [{ mileageKm: 'lots' }, 'mileageKm', /number/],
+      [{ images: undefined }, 'images', /Image is required/],
+    ];
+    for (const [overrides, field, message] of cases) {
+      const response = await newCar(seller, overrides);
+      expect(response.status, JSON.stringify(overrides)).toBe(400);
+      const error = await errorOf(response);
+      expect(error.field, JSON.stringify(overrides)).toBe(field);
+      expect(error.message).toMatch(message);
+    }
+    // A VIN from outside North America has no check digit to verify.
+    expect((await newCar(seller, { vin: 'WVWZZZ1JZ3W386752' })).status).toBe(200);
+  });
+
+  it('keeps make and model consistent on edits', async () => {
+    const response = await newCar(seller, { make: 'Polestar', model: 'Polestar 2' });
+    const { insertedId } = (await response.json()) as { insertedId: string };
+    const edit = (changes: Record<string, unknown>) =>
+      seller.request(`/api/listings/${insertedId}`, { method: 'PATCH', json: changes });
+    const wrong = await edit({ model: 'Model 3' });
+    expect(wrong.status).toBe(400);
+    expect((await errorOf(wrong)).field).toBe('model');
+    expect((await edit({ make: 'Tesla', model: 'Model 3', fuel: 'electric' })).status).toBe(200);
+    expect(await mine(insertedId)).toMatchObject({
+      make: 'Tesla',
+      model: 'Model 3',
+      fuel: 'electric',
+    });
+    // Changing the make alone leaves the model unknown: "Other".
+    expect((await edit({ make: 'BYD' })).status).toBe(200);
+    expect(await mine(insertedId)).toMatchObject({ make: 'BYD', model: 'Other' });
+  });
+});

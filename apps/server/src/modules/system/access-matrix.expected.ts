@@ -25,6 +25,8 @@ export const ACCESS: Record<string, string> = {
   'PATCH /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'GET /api/advertised': '200 200 200 200 200 200 200 200',
+  'GET /api/listings': '401 200 200 200 200 200 200 401',
+  'GET /api/places': '200 200 200 200 200 200 200 200',
   'GET /api/booked': '401 200 200 403 403 403 200 401',
   'GET /api/booked/{id}': '401 200 200 404 200 404 200 401',
   'POST /api/booked/{id}/cancel': '401 200 200 404 403 404 403 401',

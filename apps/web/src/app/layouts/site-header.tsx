@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
 import { useSignOut } from '../../features/auth/use-sign-out';
@@ -43,6 +43,31 @@ function AccountLinks() {
   );
 }
 
+/** A plain GET form to /cars?q=: it works before the app's script runs, and without it. */
+function HeaderSearch() {
+  const navigate = useNavigate();
+  return (
+    <form
+      role="search"
+      action="/cars"
+      className="hidden min-w-0 flex-1 md:block md:max-w-xs"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const q = new FormData(event.currentTarget).get('q');
+        void navigate(`/cars${q ? `?q=${encodeURIComponent(String(q))}` : ''}`);
+      }}
+    >
+      <input
+        type="search"
+        name="q"
+        aria-label="Search cars"
+        placeholder="Search cars"
+        className="header-search"
+      />
+    </form>
+  );
+}
+
 export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -67,6 +92,7 @@ export function SiteHeader() {
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8 shrink-0" />
           <span className="text-lg font-bold tracking-tight">{siteName}</span>
         </Link>
+        <HeaderSearch />
 
         {/* Phones show the links in a menu that this button opens; wider screens show them inline. */}
         <button
@@ -90,6 +116,11 @@ export function SiteHeader() {
           <li>
             <NavLink to="/" end className={navLinkClass}>
               Home
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/cars" className={navLinkClass}>
+              Find a car
             </NavLink>
           </li>
           <li>

@@ -77,7 +77,17 @@ function CategoryPage() {
   const { id = '' } = useParams();
   const { user } = useSession();
   const queryClient = useQueryClient();
-  const { data, error, isPending, isError, refetch, isFetching } = useCategory(id);
+  const {
+    data,
+    error,
+    isPending,
+    isError,
+    refetch,
+    isFetching,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useCategory(id);
   // The home page has already loaded the categories: their name, icon and count show at once.
   const cached = queryClient
     // The key of features/categories/api/get-categories.ts, written out: importing its options
@@ -91,7 +101,7 @@ function CategoryPage() {
     return <NotFound what="this category" />;
   }
 
-  const summary = data ? { ...data, count: data.listings.length } : cached;
+  const summary = data ? { ...data, count: data.total } : cached;
   let body;
   if (isPending) {
     const placeholders = Math.min(Math.max(cached?.count ?? 6, 1), 9);
@@ -151,12 +161,31 @@ function CategoryPage() {
       </ul>
     );
   }
+  const more =
+    data && data.listings.length > 0 ? (
+      <div className="mt-8 flex flex-col items-center gap-3">
+        <p className="text-sm text-muted" aria-live="polite">
+          Showing {data.listings.length} of {data.total}
+        </p>
+        {hasNextPage && (
+          <button
+            type="button"
+            className="button button-outline"
+            disabled={isFetchingNextPage}
+            onClick={() => void fetchNextPage()}
+          >
+            {isFetchingNextPage ? 'Loading more cars…' : 'Load more cars'}
+          </button>
+        )}
+      </div>
+    ) : null;
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
       <BackLink />
       <CategoryHeader summary={summary} count={summary?.count} />
       <div className="mt-8">{body}</div>
+      {more}
     </section>
   );
 }

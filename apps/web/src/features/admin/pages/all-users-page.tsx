@@ -9,8 +9,8 @@ import { useUsers, useVerifyUser, type UserRoleFilter } from '../api/users';
 import { DeleteUserDialog } from '../components/delete-user-dialog';
 import { Pagination } from '../components/pagination';
 import { UserCards, UsersTable } from '../components/users-list';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
-import { useQueryParams } from '../hooks/use-query-params';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useQueryParams } from '../../../lib/use-query-params';
 
 const TITLES = {
   Seller: { title: 'All Sellers', noun: 'sellers' },

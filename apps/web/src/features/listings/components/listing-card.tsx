@@ -14,6 +14,31 @@ export function listingPath(id: string): string {
   return `/listing/${id}`;
 }
 
+const FUELS: Record<string, string> = {
+  petrol: 'Petrol',
+  diesel: 'Diesel',
+  hybrid: 'Hybrid',
+  'plug-in hybrid': 'Plug-in hybrid',
+  electric: 'Electric',
+};
+
+/** "Toyota Corolla · Hybrid · Automatic": what the car is, from its structured data. */
+export function specsOf(listing: Listing): string {
+  const parts = [
+    listing.make === 'Other'
+      ? null
+      : `${listing.make}${listing.model === 'Other' ? '' : ` ${listing.model}`}`,
+    listing.bodyType,
+    listing.fuel ? (FUELS[listing.fuel] ?? null) : null,
+    listing.transmission === 'manual'
+      ? 'Manual'
+      : listing.transmission === 'automatic'
+        ? 'Automatic'
+        : null,
+  ];
+  return parts.filter(Boolean).join(' · ') || '\u00a0';
+}
+
 const cardClass =
   'flex h-full flex-col overflow-hidden rounded-box border border-base-300 bg-base-100 card-shadow';
 
@@ -50,7 +75,16 @@ function CardPhoto({ listing }: { listing: Listing }) {
  * One car of a category: photo and name link to the car page; `action` (the Book button) sits
  * at the bottom, so the buttons of a row line up.
  */
-export function ListingCard({ listing, action }: { listing: Listing; action: ReactNode }) {
+export function ListingCard({
+  listing,
+  action,
+  distanceKm = null,
+}: {
+  listing: Listing;
+  action: ReactNode;
+  /** How far the car is from the place searched near. */
+  distanceKm?: number | null;
+}) {
   const titleId = useId();
   const href = listingPath(listing._id);
   return (
@@ -65,7 +99,13 @@ export function ListingCard({ listing, action }: { listing: Listing; action: Rea
             {listing.name}
           </Link>
         </h2>
-        <p className="mt-1 flex min-h-6 flex-wrap items-center gap-x-2 text-sm leading-6 text-muted">
+        <p className="mt-1 line-clamp-1 text-sm leading-6 text-muted">{specsOf(listing)}</p>
+        <p className="flex min-h-6 flex-wrap items-center gap-x-2 text-sm leading-6 text-muted">
+          {distanceKm !== null && (
+            <span className="font-semibold text-base-content">
+              {distanceKm < 1 ? 'Under 1 km' : `${Math.round(distanceKm)} km`} away ·
+            </span>
+          )}
           <span>
             Seller: <span className="font-medium text-base-content">{listing.seller}</span>
           </span>
@@ -101,6 +141,9 @@ export function ListingCardSkeleton({ withNote = false }: { withNote?: boolean }
           <div className={`my-1 h-5 w-4/5 ${bar}`} />
         </div>
         <div className="mt-1 flex h-6 items-center">
+          <div className={`h-4 w-44 ${bar}`} />
+        </div>
+        <div className="flex h-6 items-center">
           <div className={`h-4 w-36 ${bar}`} />
         </div>
         <div className="mt-3 flex h-8 items-center">

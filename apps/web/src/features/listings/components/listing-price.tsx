@@ -17,6 +17,7 @@ export function ListingPrice({
     <p className="flex flex-wrap items-baseline gap-x-2">
       <span className="sr-only">Asking price </span>
       <span
+        data-testid="listing-price"
         className={`font-extrabold tracking-tight text-primary ${large ? 'text-3xl leading-10' : 'text-2xl leading-8'}`}
       >
         {formatMoney(reprice, currency)}

@@ -20,12 +20,20 @@ const filled: ListingFormValues = {
   orprice: 31_999.5,
   location: 'Tacoma, WA',
   year: 2021,
-  mileageKm: null,
+  mileageKm: 41_000,
   condition: 'Good',
   category: 'Microbus',
   describe: 'One owner.',
   seller: '',
   images: ['/media/a.webp'],
+  make: 'Toyota',
+  model: 'HiAce',
+  bodyType: 'Minibus',
+  fuel: 'diesel',
+  transmission: 'manual',
+  colour: null,
+  vin: '',
+  placeId: 5812944,
 };
 
 describe('the car form', () => {
@@ -54,6 +62,25 @@ describe('the car form', () => {
     expect(errors.images?.message).toBe('Image is required');
   });
 
+  it('asks for make, model and mileage, and a model of the make chosen', async () => {
+    const missing = await listingFormResolver(
+      { ...filled, make: '', model: '', mileageKm: null },
+      undefined,
+      options,
+    );
+    expect(missing.errors.make?.message).toBe('Make is required');
+    expect(missing.errors.model?.message).toBe('Model is required');
+    expect(missing.errors.mileageKm?.message).toBe('Mileage is required');
+    const wrong = await listingFormResolver({ ...filled, model: 'Golf' }, undefined, options);
+    expect(wrong.errors.model?.message).toBe('Choose a Toyota model from the list, or Other');
+    const vin = await listingFormResolver(
+      { ...filled, vin: '1M8GDM9A1KP042788' },
+      undefined,
+      options,
+    );
+    expect(vin.errors.vin?.message).toMatch(/check digit/);
+  });
+
   it('sends only what changed when a car is edited, photos included only if they changed', () => {
     const car = {
       name: 'Toyota Hiace',
@@ -61,10 +88,18 @@ describe('the car form', () => {
       orprice: 3_199_950,
       location: 'Tacoma, WA',
       year: 2021,
-      mileageKm: null,
+      mileageKm: 41_000,
       condition: 'Good',
       description: 'One owner.',
       seller: 'Sam',
+      make: 'Toyota',
+      model: 'HiAce',
+      bodyType: 'Minibus',
+      fuel: 'diesel',
+      transmission: 'manual',
+      colour: null,
+      vin: null,
+      placeId: 5812944,
       images: [{ url: '/media/a.webp', thumbUrl: '/media/a-t.webp', width: 8, height: 6 }],
     } as unknown as MyListing;
     const values: ListingFormOutput = {
@@ -74,6 +109,7 @@ describe('the car form', () => {
       condition: 'Good',
       category: 'Microbus',
       seller: 'Sam',
+      vin: null,
     };
     expect(changesOf(car, values)).toEqual({ reprice: 2_400_000 });
     expect(changesOf(car, { ...values, images: ['/media/b.webp'] })).toEqual({

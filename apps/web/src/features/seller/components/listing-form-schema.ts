@@ -1,5 +1,7 @@
 import {
+  isKnownModel,
   ListingFieldsSchema,
+  OTHER,
   ProductQuerySchema,
   type CategoryName,
   type CreateListingInput,
@@ -8,9 +10,39 @@ import {
 } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
+import { z } from 'zod';
 
-/** The API's own rules and messages for a car, and the category (which goes in the query). */
-const ListingFormSchema = ListingFieldsSchema.extend({ category: ProductQuerySchema.shape.name });
+/**
+ * The API's own rules and messages for a car, and the category (which goes in the query). The
+ * form asks for make and model, which the API leaves optional for older clients; and mileage for
+ * new cars (a car listed before mileage was asked for can be edited without it).
+ */
+const EditFormSchema = ListingFieldsSchema.extend({
+  category: ProductQuerySchema.shape.name,
+  make: z
+    .string({ message: 'Make is required' })
+    .min(1, 'Make is required')
+    .pipe(ListingFieldsSchema.shape.make.unwrap()),
+  model: z.string({ message: 'Model is required' }).min(1, 'Model is required'),
+});
+const NewCarFormSchema = EditFormSchema.extend({
+  mileageKm: z
+    .number({ message: 'Mileage is required' })
+    .pipe(ListingFieldsSchema.shape.mileageKm.unwrap().unwrap()),
+});
+
+function checkModel(
+  fields: { make?: string | undefined; model?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (fields.make && fields.model && !isKnownModel(fields.make, fields.model)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['model'],
+      message: `Choose a ${fields.make} model from the list, or ${OTHER}`,
+    });
+  }
+}
 
 /** What the form checks and sends: prices in cents, as the API takes them. */
 export type ListingFormOutput = CreateListingInput & { category: CategoryName };
@@ -25,6 +57,15 @@ export interface ListingFormValues {
   mileageKm: number | null;
   condition: CreateListingInput['condition'] | '';
   category: CategoryName | '';
+  make: string;
+  model: string;
+  bodyType: NonNullable<CreateListingInput['bodyType']> | null;
+  fuel: NonNullable<CreateListingInput['fuel']> | null;
+  transmission: NonNullable<CreateListingInput['transmission']> | null;
+  colour: NonNullable<CreateListingInput['colour']> | null;
+  vin: string;
+  /** The place picked from the list, if one was; the location text is sent either way. */
+  placeId: number | null;
   describe: string;
   seller: string;
   images: string[];
@@ -33,24 +74,31 @@ export interface ListingFormValues {
 /** Dollars as typed to whole cents; NaN (an empty field) stays NaN, which reads "is required". */
 const toCents = (dollars: number) => Math.round(dollars * 100);
 
-const checkFields = zodResolver(ListingFormSchema);
+const checkNewCar = zodResolver(NewCarFormSchema.superRefine(checkModel));
+// Typed as the new-car check: both take the same values; this one lets mileage be empty.
+const checkEdit = zodResolver(
+  EditFormSchema.superRefine(checkModel),
+) as unknown as typeof checkNewCar;
 
 /** The shared schema checks the form through the zod resolver, once the prices are in cents. */
-export const listingFormResolver: Resolver<ListingFormValues, unknown, ListingFormOutput> = (
-  values,
-  context,
-  options,
-) =>
-  checkFields(
-    // The schema decides what an empty condition or category means ("… is required").
-    {
-      ...values,
-      reprice: toCents(values.reprice),
-      orprice: toCents(values.orprice),
-    } as Parameters<typeof checkFields>[0],
-    context,
-    options as unknown as Parameters<typeof checkFields>[2],
-  ) as ReturnType<Resolver<ListingFormValues, unknown, ListingFormOutput>>;
+function resolverOf(
+  checkFields: typeof checkNewCar,
+): Resolver<ListingFormValues, unknown, ListingFormOutput> {
+  return (values, context, options) =>
+    checkFields(
+      // The schema decides what an empty condition or category means ("… is required").
+      {
+        ...values,
+        reprice: toCents(values.reprice),
+        orprice: toCents(values.orprice),
+      } as Parameters<typeof checkFields>[0],
+      context,
+      options as unknown as Parameters<typeof checkFields>[2],
+    ) as ReturnType<Resolver<ListingFormValues, unknown, ListingFormOutput>>;
+}
+
+export const listingFormResolver = resolverOf(checkNewCar);
+export const editListingFormResolver = resolverOf(checkEdit);
 
 /** What `POST /api/product` takes, from what the form checked. */
 export function toCreateInput({
@@ -71,6 +119,14 @@ export function formValuesOf(car: MyListing): ListingFormValues {
     mileageKm: car.mileageKm,
     condition: car.condition,
     category: car.categoryName as CategoryName,
+    make: car.make,
+    model: car.model,
+    bodyType: car.bodyType,
+    fuel: car.fuel,
+    transmission: car.transmission,
+    colour: car.colour,
+    vin: car.vin ?? '',
+    placeId: car.placeId,
     describe: car.description,
     seller: car.seller,
     images: car.images.map((image) => image.url),
@@ -89,6 +145,14 @@ export function changesOf(car: MyListing, values: ListingFormOutput): UpdateList
     condition: car.condition,
     describe: car.description,
     seller: car.seller,
+    make: car.make,
+    model: car.model,
+    bodyType: car.bodyType,
+    fuel: car.fuel,
+    transmission: car.transmission,
+    colour: car.colour,
+    vin: car.vin,
+    placeId: car.placeId,
   };
   const after: UpdateListingInput = toCreateInput(values);
   const changes: UpdateListingInput = {};
@@ -96,6 +160,7 @@ export function changesOf(car: MyListing, values: ListingFormOutput): UpdateList
     if (after[key] !== before[key]) Object.assign(changes, { [key]: after[key] });
   }
   const urls = car.images.map((image) => image.url);
-  if (values.images.join('\n') !== urls.join('\n')) changes.images = values.images;
+  const photos = values.images ?? [];
+  if (photos.join('\n') !== urls.join('\n')) changes.images = photos;
   return changes;
 }

@@ -1,4 +1,18 @@
-import { CATEGORY_NAMES, CONDITIONS, MIN_MODEL_YEAR, maxModelYear } from '@carmarket/shared';
+import {
+  BODY_TYPES,
+  CATEGORY_NAMES,
+  COLOURS,
+  CONDITIONS,
+  FUEL_LABELS,
+  FUELS,
+  MAKE_NAMES,
+  MIN_MODEL_YEAR,
+  maxModelYear,
+  modelsOf,
+  OTHER,
+  TRANSMISSION_LABELS,
+  TRANSMISSIONS,
+} from '@carmarket/shared';
 import { useEffect, useId } from 'react';
 import {
   useController,
@@ -11,8 +25,10 @@ import {
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { useServerError } from '../../../lib/use-server-error';
+import { PlacePicker } from '../../search';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import {
+  editListingFormResolver,
   listingFormResolver,
   type ListingFormOutput,
   type ListingFormValues,
@@ -32,6 +48,14 @@ const FIELDS = {
   seller: 'seller',
   describe: 'describe',
   images: 'images',
+  make: 'make',
+  model: 'model',
+  bodyType: 'bodyType',
+  fuel: 'fuel',
+  transmission: 'transmission',
+  colour: 'colour',
+  vin: 'vin',
+  placeId: 'location',
 } as const satisfies Partial<Record<string, Path<ListingFormValues>>>;
 
 /**
@@ -58,7 +82,62 @@ const emptyValues: DefaultValues<ListingFormValues> = {
   describe: '',
   seller: '',
   images: [],
+  make: '',
+  model: '',
+  bodyType: null,
+  fuel: null,
+  transmission: null,
+  colour: null,
+  vin: '',
+  placeId: null,
 };
+
+/** An optional choice: the empty option means "not given" (null). */
+const orNull = { setValueAs: (value: unknown) => (value === '' || value == null ? null : value) };
+
+/**
+ * Location: a type-ahead of real places (the car can then be found by distance); any other
+ * place name is accepted too, and then the car has no coordinates.
+ */
+function LocationControl({
+  control,
+  error,
+}: {
+  control: Control<ListingFormValues, unknown, ListingFormOutput>;
+  error: string | undefined;
+}) {
+  const location = useController({ control, name: 'location' });
+  const placeId = useController({ control, name: 'placeId' });
+  return (
+    <Field
+      label="Location"
+      hint={
+        placeId.field.value
+          ? 'Buyers searching near this place will find the car.'
+          : 'Pick a town from the list so buyers can search by distance.'
+      }
+      error={error}
+    >
+      {(props) => (
+        <PlacePicker
+          inputId={props.id}
+          describedBy={props['aria-describedby']}
+          invalid={Boolean(error)}
+          name="location"
+          text={location.field.value}
+          onText={(text) => {
+            location.field.onChange(text);
+            placeId.field.onChange(null);
+          }}
+          onPick={(place) => {
+            location.field.onChange(place.label);
+            placeId.field.onChange(place.id);
+          }}
+        />
+      )}
+    </Field>
+  );
+}
 
 /**
  * The car form, for adding a car and for editing one: the shared schema's rules and messages,
@@ -92,9 +171,10 @@ export function ListingForm({
     setValue,
     control,
     getValues,
+    watch,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<ListingFormValues, unknown, ListingFormOutput>({
-    resolver: listingFormResolver,
+    resolver: categoryFixed ? editListingFormResolver : listingFormResolver,
     defaultValues: { ...emptyValues, ...initialValues },
   });
   const { formError, showServerError, clearFormError } = useServerError(setError, FIELDS);
@@ -121,16 +201,58 @@ export function ListingForm({
   }
 
   const maxYear = maxModelYear();
+  const make = watch('make');
   const categoryName = getValues('category');
 
   return (
     <form noValidate className="form-stack" onSubmit={handleSubmit(handleSave)}>
       <FormAlert>{formError?.message}</FormAlert>
-      <Field label="Name" hint="Make and model, e.g. Toyota Hiace" error={errors.name?.message}>
+      <Field
+        label="Name"
+        hint="As buyers will see it, e.g. Toyota HiAce Commuter"
+        error={errors.name?.message}
+      >
         {(control) => (
           <input {...control} {...register('name')} type="text" className="input w-full" />
         )}
       </Field>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Make" error={errors.make?.message}>
+          {(control) => (
+            <select
+              {...control}
+              {...register('make', { onChange: () => setValue('model', '') })}
+              className="select w-full"
+            >
+              <option value="" disabled>
+                Choose the make
+              </option>
+              {MAKE_NAMES.map((make) => (
+                <option key={make}>{make}</option>
+              ))}
+              <option value={OTHER}>Other make</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Model"
+          hint={make ? undefined : 'Choose the make first'}
+          error={errors.model?.message}
+        >
+          {(control) => (
+            <select {...control} {...register('model')} disabled={!make} className="select w-full">
+              <option value="" disabled>
+                Choose the model
+              </option>
+              {modelsOf(make).map((model) => (
+                <option key={model}>{model}</option>
+              ))}
+              <option value={OTHER}>Other model</option>
+            </select>
+          )}
+        </Field>
+      </div>
 
       {categoryFixed ? (
         <div>
@@ -201,7 +323,10 @@ export function ListingForm({
             />
           )}
         </Field>
-        <Field label="Mileage (km, optional)" error={errors.mileageKm?.message}>
+        <Field
+          label={categoryFixed ? 'Mileage (km, optional)' : 'Mileage (km)'}
+          error={errors.mileageKm?.message}
+        >
           {(control) => (
             <input
               {...control}
@@ -231,18 +356,65 @@ export function ListingForm({
             </select>
           )}
         </Field>
+        <Field label="Body type (optional)" error={errors.bodyType?.message}>
+          {(control) => (
+            <select {...control} {...register('bodyType', orNull)} className="select w-full">
+              <option value="">Not given</option>
+              {BODY_TYPES.map((type) => (
+                <option key={type}>{type}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Fuel (optional)" error={errors.fuel?.message}>
+          {(control) => (
+            <select {...control} {...register('fuel', orNull)} className="select w-full">
+              <option value="">Not given</option>
+              {FUELS.map((fuel) => (
+                <option key={fuel} value={fuel}>
+                  {FUEL_LABELS[fuel]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Gearbox (optional)" error={errors.transmission?.message}>
+          {(control) => (
+            <select {...control} {...register('transmission', orNull)} className="select w-full">
+              <option value="">Not given</option>
+              {TRANSMISSIONS.map((transmission) => (
+                <option key={transmission} value={transmission}>
+                  {TRANSMISSION_LABELS[transmission]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Colour (optional)" error={errors.colour?.message}>
+          {(control) => (
+            <select {...control} {...register('colour', orNull)} className="select w-full">
+              <option value="">Not given</option>
+              {COLOURS.map((colour) => (
+                <option key={colour}>{colour}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <LocationControl control={control} error={errors.location?.message} />
         <Field
-          label="Location"
-          hint="Where buyers can see the car"
-          error={errors.location?.message}
+          label="VIN (optional)"
+          hint="17 characters, on the windscreen or door frame"
+          error={errors.vin?.message}
         >
           {(control) => (
             <input
               {...control}
-              {...register('location')}
+              {...register('vin')}
               type="text"
-              autoComplete="address-level2"
-              className="input w-full"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={20}
+              className="input w-full font-mono uppercase"
             />
           )}
         </Field>

@@ -1,0 +1,85 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/test-app.ts';
+import { openDatabase, queryRows, type Database } from './client.ts';
+
+const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** A copy of the migrations that stops before `tag`, to build a database as it was then. */
+async function migrationsBefore(tag: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-migrations-'));
+  await fs.cp(migrationsDir, dir, { recursive: true });
+  const journalPath = path.join(dir, 'meta/_journal.json');
+  const journal = JSON.parse(await fs.readFile(journalPath, 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  journal.entries = journal.entries.slice(0, at);
+  await fs.writeFile(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+describe('migration 0004 (search)', () => {
+  const opened: Database[] = [];
+  afterAll(async () => {
+    for (const database of opened) await database.close();
+  });
+
+  it('gives cars listed before it a make and model read from their names', async () => {
+    const url = await createTestDatabase();
+    // On disk, so the embedded database can be opened again with the newer migrations.
+    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
+    const open = async (dir: string) => {
+      const database = await openDatabase({
+        url,
+        pgliteDir,
+        poolSize: 2,
+        migrationsDir: dir,
+      });
+      opened.push(database);
+      return database;
+    };
+    const before = await open(await migrationsBefore('0004_search'));
+    await before.migrate();
+    const names = [
+      'Toyota HiAce Commuter',
+      'Mercedes-Benz Sprinter 316 CDI Tourer',
+      'Land Rover Range Rover Sport HSE',
+      'BMW 740Li xDrive',
+      'Range Rover Autobiography',
+      'My grandfather’s car',
+    ];
+    await before.db.execute(sql`
+      with c as (insert into category (name, slug, icon) values ('Microbus', 'microbus', '/i.webp') returning id),
+      u as (insert into "user" (name, email) values ('Old Seller', 'old@example.com') returning id)
+      insert into listing (category_id, seller_id, seller_name, name, condition, location, year,
+        reprice_cents, orprice_cents, currency)
+      select c.id, u.id, 'Old Seller', n, 'Good', 'Portland, OR', 2020, 100, 100, 'USD'
+      from c, u, unnest(array[${sql.join(
+        names.map((name) => sql`${name}`),
+        sql`, `,
+      )}]::text[]) as n`);
+    await before.close();
+    opened.pop();
+    const after = await open(migrationsDir);
+    await after.migrate();
+    const rows = await queryRows<{ name: string; make: string; model: string }>(
+      after.db,
+      sql`select name, make, model from listing order by name`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.name, `${row.make} / ${row.model}`]))).toEqual(
+      {
+        'Toyota HiAce Commuter': 'Toyota / HiAce',
+        'Mercedes-Benz Sprinter 316 CDI Tourer': 'Mercedes-Benz / Sprinter',
+        'Land Rover Range Rover Sport HSE': 'Land Rover / Range Rover Sport',
+        'BMW 740Li xDrive': 'BMW / Other',
+        'Range Rover Autobiography': 'Other / Other',
+        'My grandfather’s car': 'Other / Other',
+      },
+    );
+  });
+});

@@ -1,0 +1,329 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  DEFAULT_RADIUS_KM,
+  SEARCH_PAGE_SIZE,
+  type Facets,
+  type SearchQuery,
+  type SearchSort,
+} from '@carmarket/shared';
+import { queryRows, type Db } from '../../db/client.ts';
+import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { ListingRow } from '../listings/listings.presenter.ts';
+import { listingWithSeller } from '../listings/listings.service.ts';
+import { placeById } from '../places/gazetteer.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { textQueryOf } from './spelling.ts';
+
+/** Above this many matches, totals and facet counts are estimated from a sample (decision 009). */
+export const EXACT_COUNT_LIMIT = 10_000;
+/** Facets are counted exactly over at most this many rows; beyond, over a sample of about it. */
+const FACET_SAMPLE_ROWS = 20_000;
+
+export const YEAR_BUCKET_SPAN = 5;
+/** Price bucket edges in minor units (dollars × 100): under 5,000, 5,000-9,999.99, … */
+export const PRICE_EDGES = [
+  0, 5_000_00, 10_000_00, 15_000_00, 20_000_00, 30_000_00, 50_000_00, 75_000_00, 100_000_00,
+];
+
+interface Origin {
+  lat: number;
+  lng: number;
+  radiusM: number;
+}
+
+/** How each sort orders rows: an expression, its SQL type for the cursor, and a direction. */
+function sortSpec(sort: SearchSort, origin: Origin | null, textQuery: SQL | null) {
+  switch (sort) {
+    case 'newest':
+      return { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: true };
+    case 'price_asc':
+      return { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: false };
+    case 'price_desc':
+      return { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: true };
+    case 'mileage_asc':
+      return {
+        expr: sql`coalesce(${listing.mileageKm}, 2147483647)`,
+        type: sql`integer`,
+        desc: false,
+      };
+    case 'year_desc':
+      return { expr: sql`${listing.year}`, type: sql`integer`, desc: true };
+    case 'distance':
+      if (!origin)
+        throw new AppError(400, 'validation-failed', 'Sorting by distance needs a place (near)', {
+          field: 'sort',
+        });
+      return { expr: distanceOf(origin), type: sql`float8`, desc: false };
+    case 'relevance':
+      if (!textQuery) return sortSpec('newest', origin, null);
+      return {
+        expr: sql`ts_rank_cd(${listing.searchDoc}, ${textQuery})`,
+        type: sql`real`,
+        desc: true,
+      };
+  }
+}
+
+/** Mean Earth radius (IUGG), metres: what published city-to-city distances use. */
+const EARTH_RADIUS_M = 6_371_008.8;
+/** earthdistance's own sphere (earth() = 6,378,168 m), for sizing its index box. */
+const EARTHDISTANCE_RADIUS_M = 6_378_168;
+
+/** Great-circle (haversine) distance in metres from the origin to a car. */
+const distanceOf = (origin: Origin) =>
+  sql`(2 * ${EARTH_RADIUS_M}::float8 * asin(least(1, sqrt(
+    power(sin(radians(${listing.lat} - ${origin.lat}::float8) / 2), 2)
+    + cos(radians(${origin.lat}::float8)) * cos(radians(${listing.lat}))
+      * power(sin(radians(${listing.lng} - ${origin.lng}::float8) / 2), 2)))))`;
+
+/**
+ * Cars within the radius: earthdistance's box (a cube the GiST index answers, sized on its own
+ * sphere so it holds every car in range) first, then the exact distance.
+ */
+const withinRadius = (origin: Origin) =>
+  sql`earth_box(ll_to_earth(${origin.lat}::float8, ${origin.lng}::float8), ${(origin.radiusM * EARTHDISTANCE_RADIUS_M) / EARTH_RADIUS_M}::float8) @> ll_to_earth(${listing.lat}, ${listing.lng}) and ${listing.lat} is not null and ${distanceOf(origin)} <= ${origin.radiusM}::float8`;
+
+function originOf(query: SearchQuery): Origin | null {
+  if (query.near === undefined) return null;
+  const place = placeById(query.near);
+  if (!place) {
+    throw new AppError(400, 'validation-failed', 'That place is not in the list', {
+      field: 'near',
+    });
+  }
+  return {
+    lat: place.lat,
+    lng: place.lng,
+    radiusM: (query.radiusKm ?? DEFAULT_RADIUS_KM) * 1000,
+  };
+}
+
+const anyOf = (column: SQL, values: readonly string[] | undefined): SQL | undefined =>
+  values && values.length > 0
+    ? sql`${column} in (${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )})`
+    : undefined;
+
+const all = (parts: (SQL | undefined)[]): SQL =>
+  sql.join(parts.filter((part): part is SQL => part !== undefined).concat(sql`true`), sql` and `);
+
+/**
+ * The search's conditions in two groups: `base` (text, category, mileage, place; and always
+ * "on sale"), and one per facet, so each facet can be counted under all the other filters.
+ */
+function conditionsOf(query: SearchQuery, origin: Origin | null, textQuery: SQL | null) {
+  const base = [
+    ON_SALE_SQL,
+    textQuery ? sql`${listing.searchDoc} @@ ${textQuery}` : undefined,
+    query.category ? sql`${listing.categoryId} = ${query.category}` : undefined,
+    query.mileageMax !== undefined ? sql`${listing.mileageKm} <= ${query.mileageMax}` : undefined,
+    origin ? withinRadius(origin) : undefined,
+  ];
+  const facet = {
+    make: anyOf(sql`${listing.make}`, query.make),
+    model: anyOf(sql`${listing.model}`, query.model),
+    bodyType: anyOf(sql`${listing.bodyType}`, query.bodyType),
+    fuel: anyOf(sql`${listing.fuel}`, query.fuel),
+    transmission: anyOf(sql`${listing.transmission}`, query.transmission),
+    condition: anyOf(sql`${listing.condition}`, query.condition),
+    year: all([
+      query.yearMin !== undefined ? sql`${listing.year} >= ${query.yearMin}` : undefined,
+      query.yearMax !== undefined ? sql`${listing.year} <= ${query.yearMax}` : undefined,
+    ]),
+    price: all([
+      query.priceMin !== undefined ? sql`${listing.repriceCents} >= ${query.priceMin}` : undefined,
+      query.priceMax !== undefined ? sql`${listing.repriceCents} <= ${query.priceMax}` : undefined,
+    ]),
+  };
+  return { base, facet };
+}
+
+export type SearchRow = ListingRow & { sortKey: string; distanceM: number | null };
+
+export interface SearchOutcome {
+  rows: SearchRow[];
+  total: number;
+  totalIsEstimate: boolean;
+  nextCursor: string | null;
+  facets?: Facets;
+}
+
+/** One page of cars matching a search, its total, and the facet counts when asked for. */
+export async function searchListings(db: Db, query: SearchQuery): Promise<SearchOutcome> {
+  const origin = originOf(query);
+  const text = query.q ? textQueryOf(query.q) : null;
+  const textQuery = text ? sql`to_tsquery('simple', ${text})` : null;
+  const sort: SearchSort = query.sort ?? (textQuery ? 'relevance' : 'newest');
+  const spec = sortSpec(sort, origin, textQuery);
+  const limit = query.limit ?? SEARCH_PAGE_SIZE;
+  const { base, facet } = conditionsOf(query, origin, textQuery);
+  const where = all([...base, ...Object.values(facet)]);
+
+  let after: SQL | undefined;
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor, sort);
+    const key = sql`cast(${cursor.key} as ${spec.type})`;
+    after = spec.desc
+      ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${cursor.id}::uuid)`
+      : sql`(${spec.expr}, ${listing.id}) > (${key}, ${cursor.id}::uuid)`;
+  }
+  const direction = spec.desc ? sql`desc` : sql`asc`;
+
+  const [page, counted, facets] = await Promise.all([
+    db
+      .select({
+        ...listingWithSeller,
+        sortKey: sql<string>`(${spec.expr})::text`,
+        distanceM: origin ? sql<number>`${distanceOf(origin)}` : sql<null>`null::float8`,
+      })
+      .from(listing)
+      .innerJoin(user, eq(user.id, listing.sellerId))
+      .where(and(where, after))
+      .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
+      .limit(limit + 1),
+    countMatches(db, where),
+    query.facets === '1' || query.facets === 'true' ? countFacets(db, base, facet) : undefined,
+  ]);
+
+  const rows = page.slice(0, limit) as SearchRow[];
+  const last = rows.at(-1);
+  return {
+    rows,
+    ...counted,
+    nextCursor:
+      page.length > limit && last ? encodeCursor({ sort, key: last.sortKey, id: last.id }) : null,
+    ...(facets && { facets }),
+  };
+}
+
+/**
+ * Exact up to EXACT_COUNT_LIMIT; above it, scaled from a block sample of the table. The sample
+ * (a few milliseconds) goes first: only when it suggests few matches is the exact count (which
+ * may have to read every match) worth its cost. Counting stops at the limit either way.
+ */
+async function countMatches(db: Db, where: SQL) {
+  const percent = await samplePercent(db);
+  let estimate = 0;
+  if (percent < 100) {
+    const [sampled] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7) where ${where}`,
+    );
+    estimate = Math.round(((sampled?.n ?? 0) * 100) / percent);
+    if (estimate > 2 * EXACT_COUNT_LIMIT) return { total: estimate, totalIsEstimate: true };
+  }
+  const [capped] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from ${listing} where ${where} limit ${EXACT_COUNT_LIMIT + 1}) as matches`,
+  );
+  const exact = capped?.n ?? 0;
+  if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };
+  return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), totalIsEstimate: true };
+}
+
+/** The share of the table's blocks to read for a sample of about FACET_SAMPLE_ROWS cars. */
+async function samplePercent(db: Db): Promise<number> {
+  const [stats] = await queryRows<{ rows: number }>(
+    db,
+    sql`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'listing'::regclass`,
+  );
+  const rows = stats?.rows ?? 0;
+  if (rows <= FACET_SAMPLE_ROWS) return 100;
+  return Math.max(0.1, Math.min(100, Number(((FACET_SAMPLE_ROWS * 100) / rows).toFixed(3))));
+}
+
+type FacetName =
+  'make' | 'model' | 'bodyType' | 'fuel' | 'transmission' | 'condition' | 'year' | 'price';
+
+/**
+ * Counts of each facet's values among cars matching every other filter. Exact when the cars the
+ * base filters leave are few enough to read; otherwise from a block sample of the table, scaled.
+ */
+async function countFacets(
+  db: Db,
+  base: (SQL | undefined)[],
+  facet: Record<FacetName, SQL | undefined>,
+): Promise<Facets> {
+  const baseWhere = all(base);
+  const [capped] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from ${listing} where ${baseWhere} limit ${FACET_SAMPLE_ROWS + 1}) as matches`,
+  );
+  const estimated = (capped?.n ?? 0) > FACET_SAMPLE_ROWS;
+  const percent = estimated ? await samplePercent(db) : 100;
+  const source = estimated
+    ? sql`${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7)`
+    : sql`${listing}`;
+  const scale = 100 / percent;
+
+  const flag = (name: FacetName) => facet[name] ?? sql`true`;
+  const others = (name: FacetName) =>
+    all(
+      (Object.keys(facet) as FacetName[])
+        .filter((n) => n !== name)
+        .map((n) => sql`f_${sql.raw(n)}`),
+    );
+  const priceBucket = sql.raw(
+    `case ${PRICE_EDGES.slice(1)
+      .map((edge, i) => `when reprice_cents < ${edge} then ${i}`)
+      .join(' ')} else ${PRICE_EDGES.length - 1} end`,
+  );
+  const group = (name: FacetName, value: SQL) =>
+    sql`select ${name} as facet, (${value})::text as value, count(*)::int as n from matching where ${others(name)} group by 2`;
+
+  const rows = await queryRows<{ facet: FacetName; value: string | null; n: number }>(
+    db,
+    sql`with matching as materialized (
+      select make, model, body_type, fuel, transmission, condition, year, reprice_cents,
+        ${flag('make')} as f_make, ${flag('model')} as f_model, ${flag('bodyType')} as f_bodyType,
+        ${flag('fuel')} as f_fuel, ${flag('transmission')} as f_transmission,
+        ${flag('condition')} as f_condition, ${flag('year')} as f_year, ${flag('price')} as f_price
+      from ${source} where ${baseWhere}
+    )
+    ${group('make', sql`make`)}
+    union all ${group('model', facet.make ? sql`model` : sql`null`)}
+    union all ${group('bodyType', sql`body_type`)}
+    union all ${group('fuel', sql`fuel`)}
+    union all ${group('transmission', sql`transmission`)}
+    union all ${group('condition', sql`condition`)}
+    union all ${group('year', sql`year / ${sql.raw(String(YEAR_BUCKET_SPAN))}`)}
+    union all ${group('price', priceBucket)}`,
+  );
+
+  const count = (n: number) => (estimated ? Math.max(1, Math.round(n * scale)) : n);
+  const values = (name: FacetName) =>
+    rows
+      .filter((row) => row.facet === name && row.value !== null)
+      .map((row) => ({ value: row.value!, count: count(row.n) }))
+      .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  const ranges = (name: 'year' | 'price') =>
+    rows
+      .filter((row) => row.facet === name && row.value !== null)
+      .map((row) => {
+        const bucket = Number(row.value);
+        const [min, max] =
+          name === 'year'
+            ? [bucket * YEAR_BUCKET_SPAN, bucket * YEAR_BUCKET_SPAN + YEAR_BUCKET_SPAN - 1]
+            : [
+                PRICE_EDGES[bucket]!,
+                bucket + 1 < PRICE_EDGES.length ? PRICE_EDGES[bucket + 1]! - 1 : null,
+              ];
+        return { min, max, count: count(row.n) };
+      })
+      .sort((a, b) => a.min - b.min);
+
+  return {
+    estimated,
+    make: values('make'),
+    model: values('model'),
+    bodyType: values('bodyType'),
+    fuel: values('fuel'),
+    transmission: values('transmission'),
+    condition: values('condition'),
+    year: ranges('year'),
+    price: ranges('price'),
+  };
+}

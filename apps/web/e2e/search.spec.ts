@@ -1,0 +1,117 @@
+import type { SearchResult } from '@carmarket/shared';
+import { expect, test, type Page } from '@playwright/test';
+
+import { fromSite } from './site';
+
+/** A new Buyer, signed in in this page's browser context. */
+async function signIn(page: Page) {
+  const name = 'Sam Searcher';
+  const email = `search-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { name, email, password: 'long-enough-password-2026' },
+  });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const role = await page.request.post('/api/user', {
+    headers: fromSite,
+    data: { name, email, role: 'Buyer' },
+  });
+  expect(role.ok(), await role.text()).toBe(true);
+}
+
+const cards = (page: Page) => page.getByTestId('listing-card');
+const pricesOf = async (page: Page) =>
+  (await cards(page).locator('[data-testid="listing-price"]').allTextContents()).map((text) =>
+    Number(text.replace(/[^0-9.]/g, '')),
+  );
+
+test.describe('finding a car', () => {
+  test('a buyer narrows to a make and a price range, sorts, loads more, and Back returns to the same place', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/cars?limit=3');
+    await expect(page.getByRole('heading', { name: 'Find a car' })).toBeVisible();
+    await expect(cards(page)).toHaveCount(3);
+
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    await filters.getByRole('checkbox', { name: /^Toyota/ }).click();
+    await expect(page).toHaveURL(/make=Toyota/);
+    await filters.getByLabel('From', { exact: true }).first().fill('2000');
+    await filters.getByLabel('To', { exact: true }).first().fill('60000');
+    await filters.getByLabel('To', { exact: true }).first().press('Enter');
+    await expect(page).toHaveURL(/priceMax=6000000/);
+    await page.getByLabel('Sort').selectOption('price_asc');
+    await expect(page).toHaveURL(/sort=price_asc/);
+
+    // The page says what the API finds for the same search.
+    const api = (await (
+      await page.request.get('/api/listings?make=Toyota&priceMin=200000&priceMax=6000000')
+    ).json()) as SearchResult;
+    expect(api.total).toBeGreaterThan(3);
+    await expect(page.getByRole('heading', { name: `${api.total} cars` })).toBeVisible();
+    await expect(page.getByRole('button', { name: /Toyota/ })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Load more cars' }).click();
+    await expect(cards(page)).toHaveCount(Math.min(6, api.total));
+    const prices = await pricesOf(page);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    for (const price of prices) {
+      expect(price).toBeGreaterThanOrEqual(2000);
+      expect(price).toBeLessThanOrEqual(60000);
+    }
+
+    // Open the fifth car, then come back: same search, same cars, same place on the page.
+    const fifth = cards(page).nth(4);
+    await fifth.scrollIntoViewIfNeeded();
+    const searchUrl = page.url();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(100);
+    const name = await fifth.getByRole('heading').textContent();
+    await fifth.getByRole('link', { name: name!, exact: true }).click();
+    await expect(page).toHaveURL(/\/listing\//);
+    await expect(page.getByRole('heading', { name: name!, level: 1 })).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(searchUrl);
+    await expect(cards(page)).toHaveCount(Math.min(6, api.total));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
+  });
+
+  test('on a phone the filters open in a drawer, and a search link shows the same cars in a new tab', async ({
+    page,
+    context,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    await page.goto('/cars');
+    await expect(page.getByRole('complementary', { name: 'Filters' })).toBeHidden();
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filters' });
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole('checkbox', { name: /^Electric/ }).click();
+    await expect(page).toHaveURL(/fuel=electric/);
+    await drawer.getByRole('button', { name: /^Show \d+ cars$/ }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Electric/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Filters (1)' })).toBeVisible();
+    const specs = await cards(page).locator('p').filter({ hasText: ' · ' }).allTextContents();
+    expect(specs.length).toBeGreaterThan(0);
+    for (const line of specs) expect(line).toContain('Electric');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // The address holds the whole search: pasted into a new tab, it shows the same cars.
+    await page.getByRole('searchbox', { name: 'Search cars' }).first().fill('tesla');
+    await expect(page).toHaveURL(/q=tesla/);
+    await expect(page.getByRole('heading', { name: /^\d+ cars?$/ })).toBeVisible();
+    const names = await cards(page).getByRole('heading').allTextContents();
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await expect(other.getByRole('heading', { name: /^\d+ cars?$/ })).toHaveText(
+      (await page.getByRole('heading', { name: /^\d+ cars?$/ }).textContent())!,
+    );
+    await expect(cards(other).getByRole('heading')).toHaveText(names);
+  });
+});

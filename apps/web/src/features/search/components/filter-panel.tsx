@@ -1,0 +1,311 @@
+import type { Facets } from '@carmarket/shared';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+
+import { labelOf, setValue, toggleValue, type ListFilter } from '../search-state';
+import { PlacePicker } from './place-picker';
+
+type Change = (next: URLSearchParams) => void;
+
+const count = new Intl.NumberFormat('en-US');
+const THIS_YEAR = new Date().getFullYear();
+const YEARS = Array.from({ length: THIS_YEAR + 2 - 1990 }, (_, i) => THIS_YEAR + 1 - i);
+const MILEAGES = [10_000, 25_000, 50_000, 75_000, 100_000, 150_000, 200_000];
+const RADII = [10, 25, 50, 100, 200, 500];
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="border-t border-base-300 py-4 first:border-t-0 first:pt-0">
+      <legend className="sr-only">{title}</legend>
+      <p aria-hidden="true" className="mb-2 text-sm font-bold">
+        {title}
+      </p>
+      {children}
+    </fieldset>
+  );
+}
+
+/** Checkboxes for the values of one facet, each with how many cars it would find. */
+function Checklist({
+  name,
+  params,
+  values,
+  onChange,
+  initiallyShown = 8,
+}: {
+  name: ListFilter;
+  params: URLSearchParams;
+  values: { value: string; count: number }[];
+  onChange: Change;
+  initiallyShown?: number;
+}) {
+  const [all, setAll] = useState(false);
+  const chosen = params.getAll(name);
+  // Values chosen stay listed even when no car matches them now, so they can be unticked.
+  const listed = [
+    ...values,
+    ...chosen
+      .filter((v) => !values.some((f) => f.value === v))
+      .map((value) => ({ value, count: 0 })),
+  ];
+  const shown = all ? listed : listed.slice(0, Math.max(initiallyShown, chosen.length));
+  if (listed.length === 0) return <p className="text-sm text-muted">None among these cars.</p>;
+  return (
+    <>
+      <ul className="space-y-1">
+        {shown.map(({ value, count: n }) => (
+          <li key={value}>
+            <label className="flex cursor-pointer items-center gap-2 rounded-lg px-1 py-1 text-sm hover:bg-base-200">
+              <input
+                type="checkbox"
+                className="checkbox checkbox-sm"
+                checked={chosen.includes(value)}
+                onChange={() => onChange(toggleValue(params, name, value))}
+              />
+              <span className="flex-1">{labelOf(name, value)}</span>
+              <span className="text-muted tabular-nums">{count.format(n)}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {listed.length > shown.length && (
+        <button type="button" className="text-link mt-1 text-sm" onClick={() => setAll(true)}>
+          Show all {listed.length}
+        </button>
+      )}
+    </>
+  );
+}
+
+function Select({
+  label,
+  value,
+  onChange,
+  disabled = false,
+  children,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="mb-1 block text-xs font-semibold text-muted">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="select select-sm w-full"
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {children}
+      </select>
+    </div>
+  );
+}
+
+/** A price in whole dollars, applied when the field is left or Enter is pressed. */
+function PriceInput({
+  label,
+  cents,
+  onCommit,
+}: {
+  label: string;
+  cents: string | null;
+  onCommit: (cents: string | null) => void;
+}) {
+  const id = useId();
+  const [text, setText] = useState(cents ? String(Number(cents) / 100) : '');
+  useEffect(() => setText(cents ? String(Number(cents) / 100) : ''), [cents]);
+  const commit = () => {
+    const dollars = Number(text.replace(/[^0-9.]/g, ''));
+    onCommit(text.trim() && Number.isFinite(dollars) ? String(Math.round(dollars * 100)) : null);
+  };
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="mb-1 block text-xs font-semibold text-muted">
+        {label}
+      </label>
+      <div className="relative">
+        <span className="pointer-events-none absolute top-1/2 left-3 z-10 -translate-y-1/2 text-sm text-muted">
+          $
+        </span>
+        <input
+          id={id}
+          inputMode="numeric"
+          className="input input-sm w-full pl-6"
+          value={text}
+          placeholder="Any"
+          onChange={(event) => setText(event.target.value)}
+          onBlur={commit}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') commit();
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** Every filter of a search, with facet counts; each change is one new address. */
+export function FilterPanel({
+  params,
+  facets,
+  onChange,
+}: {
+  params: URLSearchParams;
+  facets: Facets | undefined;
+  onChange: Change;
+}) {
+  const [placeText, setPlaceText] = useState(params.get('placeName') ?? '');
+  useEffect(() => setPlaceText(params.get('placeName') ?? ''), [params]);
+  const set = (key: string) => (value: string) => onChange(setValue(params, key, value || null));
+
+  return (
+    <div aria-busy={!facets || undefined}>
+      <Section title="Make">
+        <Checklist name="make" params={params} values={facets?.make ?? []} onChange={onChange} />
+      </Section>
+      {params.getAll('make').length > 0 && (
+        <Section title="Model">
+          <Checklist
+            name="model"
+            params={params}
+            values={facets?.model ?? []}
+            onChange={onChange}
+          />
+        </Section>
+      )}
+      <Section title="Price">
+        <div className="flex gap-2">
+          <PriceInput
+            label="From"
+            cents={params.get('priceMin')}
+            onCommit={(cents) => onChange(setValue(params, 'priceMin', cents))}
+          />
+          <PriceInput
+            label="To"
+            cents={params.get('priceMax')}
+            onCommit={(cents) => onChange(setValue(params, 'priceMax', cents))}
+          />
+        </div>
+        {facets && facets.price.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Price ranges">
+            {facets.price.map((range) => (
+              <li key={range.min}>
+                <button
+                  type="button"
+                  className="rounded-full border border-base-300 px-2 py-0.5 text-xs hover:bg-base-200"
+                  onClick={() =>
+                    onChange(
+                      setValue(
+                        setValue(params, 'priceMin', range.min ? String(range.min) : null),
+                        'priceMax',
+                        range.max === null ? null : String(range.max),
+                      ),
+                    )
+                  }
+                >
+                  {range.max === null
+                    ? `$${count.format(range.min! / 100)}+`
+                    : `$${count.format(range.min! / 100)}–${count.format(Math.ceil(range.max / 100))}`}{' '}
+                  <span className="text-muted">({count.format(range.count)})</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section title="Year">
+        <div className="flex gap-2">
+          <Select label="From" value={params.get('yearMin') ?? ''} onChange={set('yearMin')}>
+            <option value="">Any</option>
+            {YEARS.map((year) => (
+              <option key={year}>{year}</option>
+            ))}
+          </Select>
+          <Select label="To" value={params.get('yearMax') ?? ''} onChange={set('yearMax')}>
+            <option value="">Any</option>
+            {YEARS.map((year) => (
+              <option key={year}>{year}</option>
+            ))}
+          </Select>
+        </div>
+      </Section>
+      <Section title="Mileage">
+        <Select label="Up to" value={params.get('mileageMax') ?? ''} onChange={set('mileageMax')}>
+          <option value="">Any mileage</option>
+          {MILEAGES.map((km) => (
+            <option key={km} value={km}>
+              {count.format(km)} km
+            </option>
+          ))}
+        </Select>
+      </Section>
+      <Section title="Location">
+        <PlacePicker
+          label="Near"
+          text={placeText}
+          onText={(text) => {
+            setPlaceText(text);
+            if (!text && params.get('near')) onChange(setValue(params, 'near', null));
+          }}
+          onPick={(place) => {
+            const next = setValue(
+              setValue(params, 'near', String(place.id)),
+              'placeName',
+              place.label,
+            );
+            if (!next.get('radiusKm')) next.set('radiusKm', '100');
+            onChange(next);
+          }}
+        />
+        <div className="mt-2">
+          <Select
+            label={params.get('near') ? 'Within' : 'Within (pick a place first)'}
+            value={params.get('radiusKm') ?? '100'}
+            disabled={!params.get('near')}
+            onChange={(value) => onChange(setValue(params, 'radiusKm', value))}
+          >
+            {RADII.map((km) => (
+              <option key={km} value={km}>
+                {km} km
+              </option>
+            ))}
+          </Select>
+        </div>
+      </Section>
+      <Section title="Body type">
+        <Checklist
+          name="bodyType"
+          params={params}
+          values={facets?.bodyType ?? []}
+          onChange={onChange}
+        />
+      </Section>
+      <Section title="Fuel">
+        <Checklist name="fuel" params={params} values={facets?.fuel ?? []} onChange={onChange} />
+      </Section>
+      <Section title="Gearbox">
+        <Checklist
+          name="transmission"
+          params={params}
+          values={facets?.transmission ?? []}
+          onChange={onChange}
+        />
+      </Section>
+      <Section title="Condition">
+        <Checklist
+          name="condition"
+          params={params}
+          values={facets?.condition ?? []}
+          onChange={onChange}
+        />
+      </Section>
+    </div>
+  );
+}

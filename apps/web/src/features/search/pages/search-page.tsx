@@ -1,0 +1,303 @@
+import type { SearchItem, SearchSort } from '@carmarket/shared';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+
+import { Dialog } from '../../../components/ui/dialog';
+import { LoadError } from '../../../components/ui/load-error';
+import { usePage } from '../../../lib/page';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useQueryParams } from '../../../lib/use-query-params';
+import { useSearchCars } from '../api/search-cars';
+import { FilterPanel } from '../components/filter-panel';
+import {
+  apiQueryOf,
+  chipsOf,
+  clearFilters,
+  removeChip,
+  setValue,
+  SORTS,
+  sortOf,
+} from '../search-state';
+
+const count = new Intl.NumberFormat('en-US');
+const gridClass = 'grid gap-6 sm:grid-cols-2 xl:grid-cols-3';
+
+/** Where the page was scrolled, per history entry, so Back returns to the same car. */
+function useScrollMemory(ready: boolean) {
+  const { key } = useLocation();
+  const restored = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!ready || restored.current === key) return;
+    restored.current = key;
+    const saved = sessionStorage.getItem(`scroll:${key}`);
+    if (saved) window.scrollTo(0, Number(saved));
+  }, [key, ready]);
+  useEffect(() => {
+    const save = () => sessionStorage.setItem(`scroll:${key}`, String(window.scrollY));
+    window.addEventListener('scroll', save, { passive: true });
+    return () => {
+      save();
+      window.removeEventListener('scroll', save);
+    };
+  }, [key]);
+}
+
+function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  const settled = useDebouncedValue(text, 350);
+  const id = useId();
+  // Typing searches once the words settle; the address changes in place, not one entry per key.
+  useEffect(() => {
+    if (settled.trim() !== value.trim()) onSearch(settled.trim());
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the typed words settle
+  }, [settled]);
+  useEffect(() => setText(value), [value]);
+  return (
+    <form
+      role="search"
+      className="flex-1"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSearch(text.trim());
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        Search cars
+      </label>
+      <input
+        id={id}
+        type="search"
+        className="input w-full"
+        placeholder="Make, model or words, e.g. “toyota corolla”"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+    </form>
+  );
+}
+
+/**
+ * The search page. Cars are drawn by `renderCar` and `skeleton`, which the route passes in from
+ * the listings and bookings features (features do not import each other).
+ */
+export function SearchPage({
+  renderCar,
+  skeleton,
+}: {
+  renderCar: (car: SearchItem) => ReactNode;
+  skeleton: ReactNode;
+}) {
+  const [params, setParams] = useQueryParams();
+  const query = apiQueryOf(params);
+  const sort = sortOf(params);
+  const {
+    data,
+    error,
+    isPending,
+    isError,
+    isFetching,
+    isPlaceholderData,
+    refetch,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useSearchCars(query);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  useScrollMemory(!isPending);
+
+  const first = data?.pages[0];
+  const cars = data?.pages.flatMap((page) => page.items) ?? [];
+  const facets = first?.facets;
+  const total = first?.total ?? 0;
+  const totalText = first
+    ? `${first.totalIsEstimate ? 'About ' : ''}${count.format(total)} ${total === 1 ? 'car' : 'cars'}`
+    : 'Searching…';
+  const chips = chipsOf(params);
+  const q = params.get('q') ?? '';
+
+  usePage({ title: q ? `Cars matching “${q}”` : 'Find a car' });
+
+  const change = (next: URLSearchParams, replace = false) => setParams(() => next, { replace });
+
+  let results;
+  if (isPending) {
+    results = (
+      <>
+        <p role="status" className="sr-only">
+          Loading cars…
+        </p>
+        <div className={gridClass}>
+          {Array.from({ length: 6 }, (_, index) => (
+            <div key={index}>{skeleton}</div>
+          ))}
+        </div>
+      </>
+    );
+  } else if (isError) {
+    results = (
+      <LoadError
+        what="the cars"
+        error={error}
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
+    );
+  } else if (cars.length === 0) {
+    results = (
+      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
+        <p className="text-lg font-semibold">No cars match this search</p>
+        {chips.length > 0 ? (
+          <>
+            <p className="mt-1 text-muted">Try without one of these:</p>
+            <ul className="mt-4 flex flex-wrap justify-center gap-2">
+              {chips.map((chip) => (
+                <li key={`${chip.key}=${chip.value}`}>
+                  <button
+                    type="button"
+                    className="button button-outline button-sm"
+                    onClick={() => change(removeChip(params, chip))}
+                  >
+                    Remove {chip.label}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="mt-1 text-muted">Sellers add cars all the time; come back soon.</p>
+        )}
+      </div>
+    );
+  } else {
+    results = (
+      <>
+        <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
+          {cars.map((car) => (
+            <li key={car._id}>{renderCar(car)}</li>
+          ))}
+        </ul>
+        <div className="mt-8 flex flex-col items-center gap-3">
+          <p className="text-sm text-muted" aria-live="polite">
+            Showing {count.format(cars.length)} of {totalText.toLowerCase()}
+          </p>
+          {hasNextPage && (
+            <button
+              type="button"
+              className="button button-outline"
+              disabled={isFetchingNextPage}
+              onClick={() => void fetchNextPage()}
+            >
+              {isFetchingNextPage ? 'Loading more cars…' : 'Load more cars'}
+            </button>
+          )}
+        </div>
+      </>
+    );
+  }
+
+  const panel = <FilterPanel params={params} facets={facets} onChange={(next) => change(next)} />;
+
+  return (
+    <section className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
+      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Find a car</h1>
+      <div className="mt-4 flex gap-3">
+        <SearchBox value={q} onSearch={(text) => change(setValue(params, 'q', text), true)} />
+        <button
+          type="button"
+          className="button button-outline lg:hidden"
+          onClick={() => setFiltersOpen(true)}
+        >
+          Filters{chips.length > 0 ? ` (${chips.length})` : ''}
+        </button>
+      </div>
+
+      <div className="mt-6 lg:grid lg:grid-cols-[16rem_1fr] lg:gap-8">
+        <aside aria-label="Filters" className="hidden lg:block">
+          {panel}
+        </aside>
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2
+              ref={resultsHeading}
+              className="text-lg font-bold"
+              aria-live="polite"
+              aria-busy={isFetching && !isFetchingNextPage}
+            >
+              {totalText}
+            </h2>
+            <div className="flex items-center gap-2">
+              <label htmlFor="search-sort" className="text-sm font-semibold">
+                Sort
+              </label>
+              <select
+                id="search-sort"
+                className="select select-sm"
+                value={sort}
+                onChange={(event) => change(setValue(params, 'sort', event.target.value))}
+              >
+                {(Object.keys(SORTS) as SearchSort[])
+                  .filter(
+                    (value) =>
+                      (value !== 'relevance' || q) && (value !== 'distance' || params.get('near')),
+                  )
+                  .map((value) => (
+                    <option key={value} value={value}>
+                      {SORTS[value]}
+                    </option>
+                  ))}
+              </select>
+            </div>
+          </div>
+          {chips.length > 0 && (
+            <ul className="mt-3 flex flex-wrap gap-2" aria-label="Filters in use">
+              {chips.map((chip) => (
+                <li key={`${chip.key}=${chip.value}`}>
+                  <button
+                    type="button"
+                    className="inline-flex items-center gap-1 rounded-full bg-base-200 px-3 py-1 text-sm hover:bg-base-300"
+                    onClick={() => change(removeChip(params, chip))}
+                  >
+                    {chip.label}
+                    <span aria-hidden="true">×</span>
+                    <span className="sr-only">(remove)</span>
+                  </button>
+                </li>
+              ))}
+              <li>
+                <button
+                  type="button"
+                  className="text-link px-2 py-1 text-sm"
+                  onClick={() => change(clearFilters(params))}
+                >
+                  Clear all
+                </button>
+              </li>
+            </ul>
+          )}
+          <div className="mt-5">{results}</div>
+        </div>
+      </div>
+
+      <Dialog open={filtersOpen} onClose={() => setFiltersOpen(false)} title="Filters" wide>
+        {panel}
+        <div className="sticky bottom-0 mt-4 flex gap-3 bg-base-100 pt-3">
+          <button
+            type="button"
+            className="button button-outline flex-1"
+            onClick={() => change(clearFilters(params))}
+          >
+            Clear all
+          </button>
+          <button
+            type="button"
+            className="button button-primary flex-1"
+            onClick={() => setFiltersOpen(false)}
+          >
+            Show {first ? totalText.toLowerCase() : 'cars'}
+          </button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { apiQueryOf, chipsOf, clearFilters, removeChip, sortOf, toggleValue } from './search-state';
+
+describe('search state in the address', () => {
+  it('sends the API only its own parameters, in one order whatever the address', () => {
+    const a = new URLSearchParams('make=Toyota&make=BMW&placeName=Paris&priceMax=2000000&utm=x');
+    const b = new URLSearchParams('priceMax=2000000&make=BMW&make=Toyota');
+    expect(apiQueryOf(a)).toBe('make=BMW&make=Toyota&priceMax=2000000');
+    expect(apiQueryOf(a)).toBe(apiQueryOf(b));
+  });
+
+  it('sorts by relevance when there is text, newest otherwise, unless asked', () => {
+    expect(sortOf(new URLSearchParams('q=golf'))).toBe('relevance');
+    expect(sortOf(new URLSearchParams(''))).toBe('newest');
+    expect(sortOf(new URLSearchParams('sort=price_asc&q=golf'))).toBe('price_asc');
+    expect(sortOf(new URLSearchParams('sort=bogus'))).toBe('newest');
+  });
+
+  it('toggles values, and drops models with the last make', () => {
+    let params = toggleValue(new URLSearchParams(), 'make', 'Toyota');
+    params.append('model', 'Corolla');
+    params = toggleValue(params, 'make', 'BMW');
+    expect(params.getAll('make')).toEqual(['Toyota', 'BMW']);
+    params = toggleValue(toggleValue(params, 'make', 'Toyota'), 'make', 'BMW');
+    expect(params.toString()).toBe('');
+  });
+
+  it('shows each filter as a chip that removes itself', () => {
+    const params = new URLSearchParams(
+      'q=golf&fuel=diesel&priceMax=2000000&near=5746545&radiusKm=50&placeName=Portland%2C+OR',
+    );
+    const chips = chipsOf(params);
+    expect(chips.map((chip) => chip.label)).toEqual([
+      '“golf”',
+      'Diesel',
+      'Up to $20,000',
+      'Within 50 km of Portland, OR',
+    ]);
+    const withoutPlace = removeChip(params, chips[3]!);
+    expect(
+      withoutPlace.has('near') || withoutPlace.has('radiusKm') || withoutPlace.has('placeName'),
+    ).toBe(false);
+    expect(removeChip(params, chips[1]!).has('fuel')).toBe(false);
+    expect(clearFilters(new URLSearchParams('sort=price_asc&make=BMW')).toString()).toBe(
+      'sort=price_asc',
+    );
+  });
+});

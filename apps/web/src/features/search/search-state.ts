@@ -1,0 +1,161 @@
+import type { SearchSort } from '@carmarket/shared';
+
+/*
+ * Written out rather than imported: a value from @carmarket/shared brings zod into the page.
+ * The type keeps the two lists the same.
+ */
+export const SORTS: Record<SearchSort, string> = {
+  relevance: 'Best match',
+  newest: 'Newest listed',
+  price_asc: 'Price: low to high',
+  price_desc: 'Price: high to low',
+  mileage_asc: 'Mileage: lowest first',
+  year_desc: 'Year: newest first',
+  distance: 'Distance: nearest first',
+};
+
+/**
+ * A search lives in the address: the page's query parameters are the API's (`GET /api/listings`),
+ * so a search can be shared, bookmarked and reloaded, and Back restores it. `placeName` is the
+ * only extra: the label of `near`, for people.
+ */
+export const LIST_FILTERS = [
+  'make',
+  'model',
+  'bodyType',
+  'fuel',
+  'transmission',
+  'condition',
+] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
+
+export const RANGE_FILTERS = ['yearMin', 'yearMax', 'priceMin', 'priceMax', 'mileageMax'] as const;
+export type RangeFilter = (typeof RANGE_FILTERS)[number];
+
+const API_KEYS = [
+  'q',
+  'category',
+  ...LIST_FILTERS,
+  ...RANGE_FILTERS,
+  'near',
+  'radiusKm',
+  'sort',
+  // Cars per page (1-48); the API's default of 24 when absent.
+  'limit',
+] as const;
+
+/** The API query of the page's address, in a fixed order (one cache entry per search). */
+export function apiQueryOf(params: URLSearchParams): string {
+  const query = new URLSearchParams();
+  for (const key of API_KEYS) {
+    for (const value of params.getAll(key).sort()) if (value.trim()) query.append(key, value);
+  }
+  return query.toString();
+}
+
+export function sortOf(params: URLSearchParams): SearchSort {
+  const sort = params.get('sort');
+  if (sort && Object.hasOwn(SORTS, sort)) return sort as SearchSort;
+  return params.get('q') ? 'relevance' : 'newest';
+}
+
+/** Adds or removes one value of a repeatable filter; every change starts from the first page. */
+export function toggleValue(params: URLSearchParams, key: ListFilter, value: string) {
+  const next = new URLSearchParams(params);
+  const values = next.getAll(key);
+  next.delete(key);
+  const kept = values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
+  for (const v of kept) next.append(key, v);
+  // Models belong to makes: dropping the last make drops the models too.
+  if (key === 'make' && kept.length === 0) next.delete('model');
+  return next;
+}
+
+export function setValue(params: URLSearchParams, key: string, value: string | null) {
+  const next = new URLSearchParams(params);
+  if (value === null || value === '') next.delete(key);
+  else next.set(key, value);
+  if (key === 'near' && !value) {
+    next.delete('radiusKm');
+    next.delete('placeName');
+    if (next.get('sort') === 'distance') next.delete('sort');
+  }
+  return next;
+}
+
+/** Every filter set, as removable chips: key, value and what to call it. */
+export interface Chip {
+  key: string;
+  value: string;
+  label: string;
+}
+
+const money = (cents: string) =>
+  new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    maximumFractionDigits: 0,
+  }).format(Number(cents) / 100);
+const km = (value: string) => `${new Intl.NumberFormat('en-US').format(Number(value))} km`;
+
+export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] {
+  const chips: Chip[] = [];
+  const q = params.get('q');
+  if (q) chips.push({ key: 'q', value: q, label: `“${q}”` });
+  const category = params.get('category');
+  if (category) chips.push({ key: 'category', value: category, label: categoryName ?? 'Category' });
+  for (const key of LIST_FILTERS) {
+    for (const value of params.getAll(key)) chips.push({ key, value, label: labelOf(key, value) });
+  }
+  const labels: Record<RangeFilter, (v: string) => string> = {
+    yearMin: (v) => `From ${v}`,
+    yearMax: (v) => `Up to ${v}`,
+    priceMin: (v) => `From ${money(v)}`,
+    priceMax: (v) => `Up to ${money(v)}`,
+    mileageMax: (v) => `Up to ${km(v)}`,
+  };
+  for (const key of RANGE_FILTERS) {
+    const value = params.get(key);
+    if (value) chips.push({ key, value, label: labels[key](value) });
+  }
+  const near = params.get('near');
+  if (near) {
+    const radius = params.get('radiusKm') ?? '100';
+    chips.push({
+      key: 'near',
+      value: near,
+      label: `Within ${radius} km of ${params.get('placeName') ?? 'the place chosen'}`,
+    });
+  }
+  return chips;
+}
+
+const FUEL_NAMES: Record<string, string> = {
+  petrol: 'Petrol',
+  diesel: 'Diesel',
+  hybrid: 'Hybrid',
+  'plug-in hybrid': 'Plug-in hybrid',
+  electric: 'Electric',
+  other: 'Other fuel',
+};
+
+export function labelOf(key: string, value: string): string {
+  if (key === 'fuel') return FUEL_NAMES[value] ?? value;
+  if (key === 'transmission') return value === 'manual' ? 'Manual' : 'Automatic';
+  return value;
+}
+
+export function removeChip(params: URLSearchParams, chip: Chip): URLSearchParams {
+  if ((LIST_FILTERS as readonly string[]).includes(chip.key)) {
+    return toggleValue(params, chip.key as ListFilter, chip.value);
+  }
+  return setValue(params, chip.key, null);
+}
+
+/** Keeps only what is not a filter (the sort order); "Clear all". */
+export function clearFilters(params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams();
+  const sort = params.get('sort');
+  if (sort && sort !== 'distance' && sort !== 'relevance') next.set('sort', sort);
+  return next;
+}

@@ -1,6 +1,7 @@
 // `npm run bench:web`: builds the app, serves it with a fresh embedded database, and prints the
 // home page's up-front JS + CSS (gzipped) and Lighthouse mobile scores, beside the earlier
-// version's figures and our targets. Figures, not a test: nothing here fails on a number.
+// version's figures and our targets; then the same for pages behind sign-in (the search page and
+// a car page, as the demo buyer). Figures, not a test: nothing here fails on a number.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +17,9 @@ const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 3299);
 const origin = `http://127.0.0.1:${port}`;
-const pages = (process.env.BENCH_PAGES ?? '/,/blog').split(',');
+// `@car` stands for the page of the newest demo car. /cars and car pages are opened signed in.
+const pages = (process.env.BENCH_PAGES ?? '/,/blog,/cars,@car').split(',');
+const SIGNED_IN = [/^\/cars/, /^\/listing\//];
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -67,13 +70,36 @@ async function waitForServer() {
   throw new Error('the server did not become ready');
 }
 
+/** The demo buyer's session cookie ("name=value; …"), for pages behind sign-in. */
+async function signIn() {
+  const response = await fetch(`${origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email: 'buyer@demo.local', password: 'demo-drive-2026' }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
 /** Every JS and CSS file the page loads until the network is quiet, gzipped at level 9. */
-async function upFrontBytes(pathname) {
+async function upFrontBytes(pathname, cookie) {
   const browser = await chromium.launch({
     executablePath: chromePath,
     args: CHROME_FLAGS.slice(1),
   });
-  const page = await browser.newPage();
+  const context = await browser.newContext();
+  if (cookie) {
+    await context.addCookies(
+      cookie.split('; ').map((pair) => {
+        const at = pair.indexOf('=');
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: origin };
+      }),
+    );
+  }
+  const page = await context.newPage();
   const files = [];
   page.on('response', async (response) => {
     const type = response.request().resourceType();
@@ -96,7 +122,7 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-async function lighthouseRuns(pathname) {
+async function lighthouseRuns(pathname, cookie) {
   const results = [];
   for (let i = 0; i < runs; i += 1) {
     const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
@@ -106,6 +132,7 @@ async function lighthouseRuns(pathname) {
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility'],
+        ...(cookie && { extraHeaders: { Cookie: cookie } }),
       });
       const { categories, audits } = result.lhr;
       results.push({
@@ -145,16 +172,23 @@ const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
 
 try {
   await waitForServer();
-  for (const pathname of pages) {
-    const files = await upFrontBytes(pathname);
+  const cookie = await signIn();
+  for (let pathname of pages) {
+    if (pathname === '@car') {
+      const found = await fetch(`${origin}/api/listings?limit=1`, { headers: { cookie } });
+      const { items } = await found.json();
+      pathname = `/listing/${items[0]._id}`;
+    }
+    const session = SIGNED_IN.some((pattern) => pattern.test(pathname)) ? cookie : undefined;
+    const files = await upFrontBytes(pathname, session);
     const total = files.reduce((sum, f) => sum + f.gzip, 0);
     console.log(`\n## ${pathname}: JS + CSS loaded up front (gzip -9)`);
     for (const f of files)
       console.log(`  ${f.type.padEnd(10)} ${kb(f.gzip).padStart(6)} KB  ${f.url}`);
     console.log(`  total      ${kb(total).padStart(6)} KB`);
-    const lh = await lighthouseRuns(pathname);
+    const lh = await lighthouseRuns(pathname, session);
     console.log(
-      `\n## ${pathname}: Lighthouse ${lighthouse.version ?? ''} mobile, simulated throttling, median of ${runs}`,
+      `\n## ${pathname}${session ? ' (signed in)' : ''}: Lighthouse ${lighthouse.version ?? ''} mobile, simulated throttling, median of ${runs}`,
     );
     console.log(`  performance     ${lh.performance.toFixed(2)}`);
     console.log(`  accessibility   ${lh.accessibility.toFixed(2)}`);

@@ -1,7 +1,7 @@
 import { formatMoney, type CategoryDetail, type CategorySummary } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite, otherSession, signUpBuyerApi } from './site';
+import { fromSite, otherSession, signUpBuyer, signUpBuyerApi } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 /** A card expiry two years ahead, as the card form wants it (MM/YY). */
@@ -17,25 +17,6 @@ async function expectNoHorizontalScroll(page: Page) {
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
-}
-
-/**
- * A new Buyer account, signed in in this page's browser context (`page.request` shares its
- * cookies), so each test has bookings of its own.
- */
-async function signUpBuyer(page: Page) {
-  const name = 'Casey Carbuyer';
-  const email = `buyer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { name, email, password: 'long-enough-password-2026' },
-  });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  const role = await page.request.post('/api/user', {
-    headers: fromSite,
-    data: { name, email, role: 'Buyer' },
-  });
-  expect(role.ok(), await role.text()).toBe(true);
-  return { name, email };
 }
 
 async function signIn(page: Page, email: string) {

@@ -1,22 +1,7 @@
 import type { SearchResult } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite } from './site';
-
-/** A new Buyer, signed in in this page's browser context. */
-async function signIn(page: Page) {
-  const name = 'Sam Searcher';
-  const email = `search-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { name, email, password: 'long-enough-password-2026' },
-  });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  const role = await page.request.post('/api/user', {
-    headers: fromSite,
-    data: { name, email, role: 'Buyer' },
-  });
-  expect(role.ok(), await role.text()).toBe(true);
-}
+import { signUpBuyer } from './site';
 
 const cards = (page: Page) => page.getByTestId('listing-card');
 const pricesOf = async (page: Page) =>
@@ -28,7 +13,7 @@ test.describe('finding a car', () => {
   test('a buyer narrows to a make and a price range, sorts, loads more, and Back returns to the same place', async ({
     page,
   }) => {
-    await signIn(page);
+    await signUpBuyer(page, 'Sam Searcher');
     await page.goto('/cars?limit=3');
     await expect(page.getByRole('heading', { name: 'Find a car' })).toBeVisible();
     await expect(cards(page)).toHaveCount(3);
@@ -82,7 +67,7 @@ test.describe('finding a car', () => {
     context,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page);
+    await signUpBuyer(page, 'Sam Searcher');
     await page.goto('/cars');
     await expect(page.getByRole('complementary', { name: 'Filters' })).toBeHidden();
     await page.getByRole('button', { name: /^Filters/ }).click();

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Where the browser tests' server listens (playwright.config.ts). */
 export const SITE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}`;
@@ -28,4 +28,22 @@ export async function signUpBuyerApi(request: APIRequestContext, name = 'Dana Bu
   const role = await request.post('/api/user', { data: { name, email, role: 'Buyer' } });
   expect(role.ok(), await role.text()).toBe(true);
   return { name, email, password };
+}
+
+/**
+ * A new Buyer account, signed in in this page's browser context (`page.request` shares its
+ * cookies), so each test has bookings of its own.
+ */
+export async function signUpBuyer(page: Page, name = 'Casey Carbuyer') {
+  const email = `buyer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { name, email, password: 'long-enough-password-2026' },
+  });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const role = await page.request.post('/api/user', {
+    headers: fromSite,
+    data: { name, email, role: 'Buyer' },
+  });
+  expect(role.ok(), await role.text()).toBe(true);
+  return { name, email };
 }

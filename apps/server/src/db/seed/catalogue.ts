@@ -418,6 +418,8 @@ const COLOURS: { name: Colour; hex: string }[] = [
   { name: 'Brown', hex: '#78350f' },
 ];
 
+const TRIMS = ['SE', 'Sport', 'Limited', 'Premium', 'Touring', 'Base', 'Luxury', 'Comfort'];
+
 /** mulberry32: a small, fixed pseudo-random sequence. */
 function sequence(seed: number) {
   let state = seed;
@@ -449,7 +451,8 @@ export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
     const colour = pick(COLOURS);
     const city = DEMO_CITIES[(i * 7) % DEMO_CITIES.length]!;
     return {
-      name: `${line.make} ${line.model}`,
+      // Trims differ between the cars of one line, so every demo car's name is its own.
+      name: `${line.make} ${line.model} ${TRIMS[i % TRIMS.length]}`,
       year,
       location: city,
       condition,

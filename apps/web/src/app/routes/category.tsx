@@ -4,19 +4,12 @@ import { Link, useParams } from 'react-router';
 
 import { RequireAuth } from '../../features/auth/components/require-auth';
 import { useSession } from '../../features/auth/use-session';
-import { BookButton } from '../../features/bookings/components/book-button';
 import { useCategory } from '../../features/listings/api/get-category';
-import {
-  ListingCard,
-  ListingCardSkeleton,
-  listingPath,
-} from '../../features/listings/components/listing-card';
-import { LoadError } from '../../components/ui/load-error';
+import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
+import { SearchPage } from '../../features/search/pages/search-page';
 import { ApiError } from '../../lib/api-client';
-import { usePage } from '../../lib/page';
+import { BookableCar } from './bookable-car';
 import { NotFound } from './not-found';
-
-const gridClass = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3';
 
 function carsAvailable(count: number): string {
   return `${count} ${count === 1 ? 'car' : 'cars'} available`;
@@ -77,17 +70,7 @@ function CategoryPage() {
   const { id = '' } = useParams();
   const { user } = useSession();
   const queryClient = useQueryClient();
-  const {
-    data,
-    error,
-    isPending,
-    isError,
-    refetch,
-    isFetching,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useCategory(id);
+  const { data, error, isError } = useCategory(id);
   // The home page has already loaded the categories: their name, icon and count show at once.
   const cached = queryClient
     // The key of features/categories/api/get-categories.ts, written out: importing its options
@@ -95,98 +78,24 @@ function CategoryPage() {
     .getQueryData<CategorySummary[]>(['categories'])
     ?.find((category) => category._id === id);
 
-  usePage({ title: data?.name ?? cached?.name ?? 'Cars in this category' });
-
   if (isError && error instanceof ApiError && (error.status === 404 || error.status === 400)) {
     return <NotFound what="this category" />;
   }
 
   const summary = data ? { ...data, count: data.total } : cached;
-  let body;
-  if (isPending) {
-    const placeholders = Math.min(Math.max(cached?.count ?? 6, 1), 9);
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading cars…
-        </p>
-        <div className={gridClass}>
-          {Array.from({ length: placeholders }, (_, index) => (
-            <ListingCardSkeleton key={index} withNote={user?.role !== 'Buyer'} />
-          ))}
-        </div>
-      </>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="the cars of this category"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.listings.length === 0) {
-    body = (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-        <p className="text-lg font-semibold">No cars available in this category right now</p>
-        <p className="mt-1 text-muted">
-          Sellers add cars all the time; other categories may have some.
-        </p>
-        <Link to="/#categories" className="button button-primary mt-5">
-          Browse other categories
-        </Link>
-      </div>
-    );
-  } else {
-    body = (
-      <ul className={gridClass}>
-        {data.listings.map((listing) => (
-          <li key={listing._id}>
-            <ListingCard
-              listing={listing}
-              action={
-                <BookButton
-                  listing={listing}
-                  before={
-                    <Link to={listingPath(listing._id)} className="button button-outline flex-1">
-                      Details<span className="sr-only"> of the {listing.name}</span>
-                    </Link>
-                  }
-                />
-              }
-            />
-          </li>
-        ))}
-      </ul>
-    );
-  }
-  const more =
-    data && data.listings.length > 0 ? (
-      <div className="mt-8 flex flex-col items-center gap-3">
-        <p className="text-sm text-muted" aria-live="polite">
-          Showing {data.listings.length} of {data.total}
-        </p>
-        {hasNextPage && (
-          <button
-            type="button"
-            className="button button-outline"
-            disabled={isFetchingNextPage}
-            onClick={() => void fetchNextPage()}
-          >
-            {isFetchingNextPage ? 'Loading more cars…' : 'Load more cars'}
-          </button>
-        )}
-      </div>
-    ) : null;
-
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
-      <BackLink />
-      <CategoryHeader summary={summary} count={summary?.count} />
-      <div className="mt-8">{body}</div>
-      {more}
-    </section>
+    <SearchPage
+      category={id}
+      title={summary?.name ?? 'Cars in this category'}
+      header={
+        <>
+          <BackLink />
+          <CategoryHeader summary={summary} count={summary?.count} />
+        </>
+      }
+      skeleton={<ListingCardSkeleton withNote={user?.role !== 'Buyer'} />}
+      renderCar={(car) => <BookableCar car={car} />}
+    />
   );
 }
 

@@ -1,6 +1,8 @@
-/** Query keys of this feature; each starts with the same word, so one invalidation refreshes all. */
+/**
+ * Query keys of this feature. Results start with the listings' word ('listing'), so what
+ * refreshes cars after a sale or an edit (listingKeys.cars) refreshes searches too.
+ */
 export const searchKeys = {
-  all: ['search'] as const,
-  results: (query: string) => ['search', query] as const,
+  results: (query: string) => ['listing', 'search', query] as const,
   places: (q: string) => ['places', q] as const,
 };

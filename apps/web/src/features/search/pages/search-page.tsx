@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
@@ -83,12 +84,21 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
 export function SearchPage({
   renderCar,
   skeleton,
+  category,
+  header,
+  title,
 }: {
   renderCar: (car: SearchItem) => ReactNode;
   skeleton: ReactNode;
+  /** A category page: the search within one category, which is not a filter one can remove. */
+  category?: string;
+  /** In place of the "Find a car" heading (a category's name and icon). */
+  header?: ReactNode;
+  /** The document title, when not "Find a car". */
+  title?: string;
 }) {
   const [params, setParams] = useQueryParams();
-  const query = apiQueryOf(params);
+  const query = apiQueryOf(category ? setValue(params, 'category', category) : params);
   const sort = sortOf(params);
   const {
     data,
@@ -103,7 +113,6 @@ export function SearchPage({
     isFetchingNextPage,
   } = useSearchCars(query);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const resultsHeading = useRef<HTMLHeadingElement>(null);
   useScrollMemory(!isPending);
 
   const first = data?.pages[0];
@@ -116,7 +125,7 @@ export function SearchPage({
   const chips = chipsOf(params);
   const q = params.get('q') ?? '';
 
-  usePage({ title: q ? `Cars matching “${q}”` : 'Find a car' });
+  usePage({ title: title ?? (q ? `Cars matching “${q}”` : 'Find a car') });
 
   const change = (next: URLSearchParams, replace = false) => setParams(() => next, { replace });
 
@@ -177,21 +186,13 @@ export function SearchPage({
             <li key={car._id}>{renderCar(car)}</li>
           ))}
         </ul>
-        <div className="mt-8 flex flex-col items-center gap-3">
-          <p className="text-sm text-muted" aria-live="polite">
-            Showing {count.format(cars.length)} of {totalText.toLowerCase()}
-          </p>
-          {hasNextPage && (
-            <button
-              type="button"
-              className="button button-outline"
-              disabled={isFetchingNextPage}
-              onClick={() => void fetchNextPage()}
-            >
-              {isFetchingNextPage ? 'Loading more cars…' : 'Load more cars'}
-            </button>
-          )}
-        </div>
+        <LoadMore
+          shown={cars.length}
+          total={totalText.toLowerCase()}
+          hasMore={hasNextPage}
+          loading={isFetchingNextPage}
+          onMore={() => void fetchNextPage()}
+        />
       </>
     );
   }
@@ -200,7 +201,7 @@ export function SearchPage({
 
   return (
     <section className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
-      <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Find a car</h1>
+      {header ?? <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Find a car</h1>}
       <div className="mt-4 flex gap-3">
         <SearchBox value={q} onSearch={(text) => change(setValue(params, 'q', text), true)} />
         <button
@@ -219,7 +220,6 @@ export function SearchPage({
         <div className="min-w-0">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h2
-              ref={resultsHeading}
               className="text-lg font-bold"
               aria-live="polite"
               aria-busy={isFetching && !isFetchingNextPage}

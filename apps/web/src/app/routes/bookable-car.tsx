@@ -1,0 +1,29 @@
+import type { ListingCard as Listing } from '@carmarket/shared';
+import { Link } from 'react-router';
+
+import { BookButton } from '../../features/bookings/components/book-button';
+import { ListingCard, listingPath } from '../../features/listings/components/listing-card';
+
+/** A car's card with Details and Book now, as search and category pages list cars. */
+export function BookableCar({
+  car,
+}: {
+  car: Listing & { distanceKm?: number | null | undefined };
+}) {
+  return (
+    <ListingCard
+      listing={car}
+      distanceKm={car.distanceKm ?? null}
+      action={
+        <BookButton
+          listing={car}
+          before={
+            <Link to={listingPath(car._id)} className="button button-outline flex-1">
+              Details<span className="sr-only"> of the {car.name}</span>
+            </Link>
+          }
+        />
+      }
+    />
+  );
+}

@@ -203,7 +203,7 @@ export const listing = pgTable(
     index('listing_seller_idx').on(t.sellerId, t.createdAt),
     index('listing_advertised_idx')
       .on(t.advertisedAt)
-      .where(sql`${t.status} = 'available' and ${t.advertisedAt} is not null`),
+      .where(sql`status in ('available', 'reserved') and advertised_at is not null`),
     // Search (decision 009): one partial index per sort order, each ending in id for keyset pages.
     index('listing_onsale_newest_idx').on(t.createdAt, t.id).where(ON_SALE_SQL),
     index('listing_onsale_price_idx').on(t.repriceCents, t.id).where(ON_SALE_SQL),

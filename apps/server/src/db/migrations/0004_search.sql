@@ -349,6 +349,9 @@ ALTER TABLE "listing" ADD COLUMN "place_id" integer;--> statement-breakpoint
 ALTER TABLE "listing" ADD COLUMN "lat" double precision;--> statement-breakpoint
 ALTER TABLE "listing" ADD COLUMN "lng" double precision;--> statement-breakpoint
 ALTER TABLE "listing" ADD COLUMN "search_doc" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, make || ' ' || model || ' ' || name || ' ' || description)) STORED;--> statement-breakpoint
+-- The home page lists advertised cars on sale, held ones too (decision 008): index those.
+DROP INDEX "listing_advertised_idx";--> statement-breakpoint
+CREATE INDEX "listing_advertised_idx" ON "listing" USING btree ("advertised_at") WHERE status in ('available', 'reserved') and advertised_at is not null;--> statement-breakpoint
 CREATE INDEX "listing_onsale_newest_idx" ON "listing" USING btree ("created_at","id") WHERE status in ('available', 'reserved');--> statement-breakpoint
 CREATE INDEX "listing_onsale_price_idx" ON "listing" USING btree ("reprice_cents","id") WHERE status in ('available', 'reserved');--> statement-breakpoint
 CREATE INDEX "listing_onsale_mileage_idx" ON "listing" USING btree (coalesce("mileage_km", 2147483647),"id") WHERE status in ('available', 'reserved');--> statement-breakpoint

@@ -1,23 +1,51 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
+import { samplePercent } from '../../db/estimates.ts';
 import { category, listing } from '../../db/schema.ts';
 
 export type CategoryWithCount = typeof category.$inferSelect & { availableCount: number };
 
+/** Above this many cars a category's count is an estimate (decision 009). */
+const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * How many cars of each category can be booked now. Counted exactly while the table is small;
+ * at scale, estimated from a block sample of about 20,000 cars, and counted exactly again for a
+ * category the sample finds small (so "3 cars available" stays true with a million cars elsewhere).
+ */
+async function availableCounts(db: Db): Promise<Map<string, number>> {
+  const percent = await samplePercent(db, 20_000);
+  const rows = await queryRows<{ categoryId: string; n: number }>(
+    db,
+    percent >= 100
+      ? sql`select category_id as "categoryId", count(*)::int as n from ${listing} where status = 'available' group by category_id`
+      : sql`select category_id as "categoryId", count(*)::int as n from ${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7) where status = 'available' group by category_id`,
+  );
+  const counts = new Map(rows.map((row) => [row.categoryId, Math.round((row.n * 100) / percent)]));
+  if (percent >= 100) return counts;
+  const categories = await db.select({ id: category.id }).from(category);
+  await Promise.all(
+    categories
+      .filter(({ id }) => (counts.get(id) ?? 0) <= 2 * EXACT_COUNT_LIMIT)
+      .map(async ({ id }) => {
+        const [exact] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from (select 1 from ${listing} where category_id = ${id} and status = 'available' limit ${EXACT_COUNT_LIMIT + 1}) as cars`,
+        );
+        const n = exact?.n ?? 0;
+        counts.set(id, n <= EXACT_COUNT_LIMIT ? n : Math.max(counts.get(id) ?? 0, n));
+      }),
+  );
+  return counts;
+}
+
 /** Every category in display order, with how many of its cars can be booked now. */
 export async function listCategories(db: Db): Promise<CategoryWithCount[]> {
-  const available = db
-    .select({ categoryId: listing.categoryId, count: sql<number>`count(*)::int`.as('count') })
-    .from(listing)
-    .where(eq(listing.status, 'available'))
-    .groupBy(listing.categoryId)
-    .as('available');
-  const rows = await db
-    .select({ category, availableCount: sql<number>`coalesce(${available.count}, 0)::int` })
-    .from(category)
-    .leftJoin(available, eq(available.categoryId, category.id))
-    .orderBy(asc(category.position), asc(category.name));
-  return rows.map((row) => ({ ...row.category, availableCount: row.availableCount }));
+  const [rows, counts] = await Promise.all([
+    db.select().from(category).orderBy(asc(category.position), asc(category.name)),
+    availableCounts(db),
+  ]);
+  return rows.map((row) => ({ ...row, availableCount: counts.get(row.id) ?? 0 }));
 }
 
 export async function findCategory(db: Db, id: string) {

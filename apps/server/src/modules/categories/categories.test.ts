@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CategoryDetailSchema, CategoryListSchema, type CategorySummary } from '@carmarket/shared';
-import { listing, user } from '../../db/schema.ts';
+import { category, listing, user } from '../../db/schema.ts';
 import { signInAs } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -135,6 +135,33 @@ describe('GET /api/category/:id', () => {
       if (body.error.code === 'validation-failed') expect(body.error.field).toBe('id');
     },
   );
+});
+
+describe('category counts at scale', () => {
+  it('estimates a category of many cars from a sample, and counts small ones exactly', async () => {
+    const app = await startTestApp();
+    try {
+      const db = app.database.db;
+      const [microbus] = await db.select().from(category).where(eq(category.name, 'Microbus'));
+      // 30,000 more microbuses, a copy of a demo car each; ANALYZE tells the planner.
+      await db.execute(sql`
+        insert into listing (category_id, seller_id, seller_name, name, description, condition,
+          location, year, reprice_cents, orprice_cents, currency, make, model)
+        select category_id, seller_id, seller_name, name, description, condition, location, year,
+          reprice_cents, orprice_cents, currency, make, model
+        from listing, generate_series(1, 30000)
+        where id = (select id from listing where category_id = ${microbus!.id} limit 1)`);
+      await db.execute(sql`analyze listing`);
+      const list = (await (await app.request('/api/category')).json()) as CategorySummary[];
+      const counts = Object.fromEntries(list.map((c) => [c.name, c.count]));
+      expect(counts['Microbus']).toBeGreaterThan(30_006 * 0.8);
+      expect(counts['Microbus']).toBeLessThan(30_006 * 1.2);
+      expect(counts['Luxury car']).toBe(6);
+      expect(counts['Electric car']).toBe(6);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('seeding', () => {

@@ -7,6 +7,7 @@ import {
   type SearchSort,
 } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
+import { samplePercent } from '../../db/estimates.ts';
 import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
@@ -205,7 +206,7 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
  * may have to read every match) worth its cost. Counting stops at the limit either way.
  */
 async function countMatches(db: Db, where: SQL) {
-  const percent = await samplePercent(db);
+  const percent = await samplePercent(db, FACET_SAMPLE_ROWS);
   let estimate = 0;
   if (percent < 100) {
     const [sampled] = await queryRows<{ n: number }>(
@@ -222,17 +223,6 @@ async function countMatches(db: Db, where: SQL) {
   const exact = capped?.n ?? 0;
   if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };
   return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), totalIsEstimate: true };
-}
-
-/** The share of the table's blocks to read for a sample of about FACET_SAMPLE_ROWS cars. */
-async function samplePercent(db: Db): Promise<number> {
-  const [stats] = await queryRows<{ rows: number }>(
-    db,
-    sql`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'listing'::regclass`,
-  );
-  const rows = stats?.rows ?? 0;
-  if (rows <= FACET_SAMPLE_ROWS) return 100;
-  return Math.max(0.1, Math.min(100, Number(((FACET_SAMPLE_ROWS * 100) / rows).toFixed(3))));
 }
 
 type FacetName =
@@ -253,7 +243,7 @@ async function countFacets(
     sql`select count(*)::int as n from (select 1 from ${listing} where ${baseWhere} limit ${FACET_SAMPLE_ROWS + 1}) as matches`,
   );
   const estimated = (capped?.n ?? 0) > FACET_SAMPLE_ROWS;
-  const percent = estimated ? await samplePercent(db) : 100;
+  const percent = estimated ? await samplePercent(db, FACET_SAMPLE_ROWS) : 100;
   const source = estimated
     ? sql`${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7)`
     : sql`${listing}`;

@@ -81,6 +81,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
         <BookButton listing={listing} className="mt-6 max-w-sm" />
         <ListingFacts
           listing={listing}
+          full={listing}
           className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
         />
       </div>

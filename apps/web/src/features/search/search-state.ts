@@ -1,5 +1,7 @@
 import type { SearchSort } from '@carmarket/shared';
 
+import { fuelLabel, transmissionLabel } from '../listings';
+
 /*
  * Written out rather than imported: a value from @carmarket/shared brings zod into the page.
  * The type keeps the two lists the same.
@@ -130,18 +132,9 @@ export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] 
   return chips;
 }
 
-const FUEL_NAMES: Record<string, string> = {
-  petrol: 'Petrol',
-  diesel: 'Diesel',
-  hybrid: 'Hybrid',
-  'plug-in hybrid': 'Plug-in hybrid',
-  electric: 'Electric',
-  other: 'Other fuel',
-};
-
 export function labelOf(key: string, value: string): string {
-  if (key === 'fuel') return FUEL_NAMES[value] ?? value;
-  if (key === 'transmission') return value === 'manual' ? 'Manual' : 'Automatic';
+  if (key === 'fuel') return fuelLabel(value);
+  if (key === 'transmission') return transmissionLabel(value);
   return value;
 }
 

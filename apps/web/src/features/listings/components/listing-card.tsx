@@ -3,6 +3,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { formatTime } from '../../../lib/format-date';
+import { fuelLabel, transmissionLabel } from '../car-labels';
 import { ListingFacts } from './listing-facts';
 import { ListingPrice } from './listing-price';
 import { VerifiedBadge } from './verified-badge';
@@ -14,14 +15,6 @@ export function listingPath(id: string): string {
   return `/listing/${id}`;
 }
 
-const FUELS: Record<string, string> = {
-  petrol: 'Petrol',
-  diesel: 'Diesel',
-  hybrid: 'Hybrid',
-  'plug-in hybrid': 'Plug-in hybrid',
-  electric: 'Electric',
-};
-
 /** "Toyota Corolla · Hybrid · Automatic": what the car is, from its structured data. */
 export function specsOf(listing: Listing): string {
   const parts = [
@@ -29,12 +22,8 @@ export function specsOf(listing: Listing): string {
       ? null
       : `${listing.make}${listing.model === 'Other' ? '' : ` ${listing.model}`}`,
     listing.bodyType,
-    listing.fuel ? (FUELS[listing.fuel] ?? null) : null,
-    listing.transmission === 'manual'
-      ? 'Manual'
-      : listing.transmission === 'automatic'
-        ? 'Automatic'
-        : null,
+    listing.fuel && fuelLabel(listing.fuel),
+    listing.transmission && transmissionLabel(listing.transmission),
   ];
   return parts.filter(Boolean).join(' · ') || '\u00a0';
 }

@@ -1,5 +1,7 @@
 import type { ListingCard } from '@carmarket/shared';
 
+import { fuelLabel, transmissionLabel } from '../car-labels';
+
 const kilometres = new Intl.NumberFormat('en-US');
 
 /** "38,400 km", or a plain word when the seller left the mileage out. */
@@ -8,14 +10,41 @@ export function formatMileage(mileageKm: number | null): string {
 }
 
 type Facts = Pick<ListingCard, 'location' | 'year' | 'condition' | 'mileageKm'>;
+type FullFacts = Facts &
+  Pick<ListingCard, 'make' | 'model' | 'bodyType' | 'fuel' | 'transmission' | 'colour'> & {
+    vin: string | null;
+  };
 
-/** Location, model year, condition and mileage as a two-column list of label and value. */
-export function ListingFacts({ listing, className = '' }: { listing: Facts; className?: string }) {
+/**
+ * Location, model year, condition and mileage as a two-column list of label and value; with
+ * `full` (the car's own page), also make, model, body, fuel, gearbox, colour and VIN when known.
+ */
+export function ListingFacts({
+  listing,
+  full,
+  className = '',
+}: {
+  listing: Facts;
+  full?: FullFacts;
+  className?: string;
+}) {
+  const more: [string, string | null][] = full
+    ? [
+        ['Make', full.make],
+        ['Model', full.model],
+        ['Body type', full.bodyType],
+        ['Fuel', full.fuel && fuelLabel(full.fuel)],
+        ['Gearbox', full.transmission && transmissionLabel(full.transmission)],
+        ['Colour', full.colour],
+        ['VIN', full.vin],
+      ]
+    : [];
   const facts = [
     ['Location', listing.location],
     ['Model year', String(listing.year)],
     ['Condition', listing.condition],
     ['Mileage', formatMileage(listing.mileageKm)],
+    ...more.filter((fact): fact is [string, string] => Boolean(fact[1])),
   ] as const;
   return (
     <dl className={`grid grid-cols-2 gap-x-4 gap-y-3 ${className}`}>

@@ -134,7 +134,13 @@ async function lighthouseRuns(pathname, cookie) {
         onlyCategories: ['performance', 'accessibility'],
         ...(cookie && { extraHeaders: { Cookie: cookie } }),
       });
-      const { categories, audits } = result.lhr;
+      const { categories, audits, runtimeError } = result.lhr;
+      if (runtimeError || categories.performance.score === null) {
+        console.log(
+          `  (a Lighthouse run failed: ${runtimeError?.code ?? 'no score'} ${runtimeError?.message ?? ''})`,
+        );
+        continue;
+      }
       results.push({
         performance: categories.performance.score,
         accessibility: categories.accessibility.score,
@@ -185,7 +191,7 @@ try {
     console.log(`\n## ${pathname}: JS + CSS loaded up front (gzip -9)`);
     for (const f of files)
       console.log(`  ${f.type.padEnd(10)} ${kb(f.gzip).padStart(6)} KB  ${f.url}`);
-    console.log(`  total      ${kb(total).padStart(6)} KB`);
+    console.log(`  total      ${kb(total).padStart(6)} KB (${total} bytes)`);
     const lh = await lighthouseRuns(pathname, session);
     console.log(
       `\n## ${pathname}${session ? ' (signed in)' : ''}: Lighthouse ${lighthouse.version ?? ''} mobile, simulated throttling, median of ${runs}`,

@@ -1,11 +1,4 @@
-import { z } from 'zod';
-
-/** Money on the wire and in the database: an integer count of minor units (cents). */
-export const CentsSchema = z.number().int().nonnegative().max(1_000_000_000_00);
-
-export const CurrencySchema = z
-  .string()
-  .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO code');
+// No zod here: the web app's price tags import this, and zod would come with it (~24 KB).
 
 const formatters = new Map<string, Intl.NumberFormat>();
 

@@ -7,12 +7,16 @@ import { ListingCard, listingPath } from '../../features/listings/components/lis
 /** A car's card with Details and Book now, as search and category pages list cars. */
 export function BookableCar({
   car,
+  priority = false,
 }: {
   car: Listing & { distanceKm?: number | null | undefined };
+  /** One of the first cards: its photo loads at once. */
+  priority?: boolean;
 }) {
   return (
     <ListingCard
       listing={car}
+      priority={priority}
       distanceKm={car.distanceKm ?? null}
       action={
         <BookButton

@@ -9,7 +9,7 @@ function CarsPage() {
   return (
     <SearchPage
       skeleton={<ListingCardSkeleton withNote={user?.role !== 'Buyer'} />}
-      renderCar={(car) => <BookableCar car={car} />}
+      renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
     />
   );
 }

@@ -94,7 +94,7 @@ function CategoryPage() {
         </>
       }
       skeleton={<ListingCardSkeleton withNote={user?.role !== 'Buyer'} />}
-      renderCar={(car) => <BookableCar car={car} />}
+      renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
     />
   );
 }

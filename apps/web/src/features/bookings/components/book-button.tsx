@@ -1,10 +1,15 @@
 import type { ListingStatus } from '@carmarket/shared';
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { useSession, type Session } from '../../auth';
 import { useCreateBooking } from '../api/create-booking';
-import { BookingForm, type BookableListing } from './booking-form';
+import type { BookableListing } from './booking-form';
+
+// The form (with its validation library, ~38 KB) loads when the dialog first opens, or when the
+// pointer or focus reaches the button, not with every page that lists cars.
+const loadBookingForm = () => import('./booking-form');
+const BookingForm = lazy(() => loadBookingForm().then((m) => ({ default: m.BookingForm })));
 
 export interface BookButtonListing extends BookableListing {
   sellerId: string;
@@ -53,6 +58,8 @@ export function BookButton({
           aria-disabled={blocker ? true : undefined}
           aria-describedby={blocker ? reasonId : undefined}
           aria-haspopup={blocker ? undefined : 'dialog'}
+          onPointerEnter={blocker ? undefined : () => void loadBookingForm()}
+          onFocus={blocker ? undefined : () => void loadBookingForm()}
           onClick={() => {
             if (!blocker) setOpen(true);
           }}
@@ -73,12 +80,20 @@ export function BookButton({
           description="The seller gets your phone number and where you would like to meet."
           busy={booking.isPending}
         >
-          <BookingForm
-            listing={listing}
-            buyer={{ name: user.name, email: user.email }}
-            booking={booking}
-            onDone={() => setOpen(false)}
-          />
+          <Suspense
+            fallback={
+              <p role="status" className="py-8 text-center text-muted">
+                Loading the form…
+              </p>
+            }
+          >
+            <BookingForm
+              listing={listing}
+              buyer={{ name: user.name, email: user.email }}
+              booking={booking}
+              onDone={() => setOpen(false)}
+            />
+          </Suspense>
         </Dialog>
       )}
     </div>

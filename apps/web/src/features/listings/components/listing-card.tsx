@@ -31,7 +31,7 @@ export function specsOf(listing: Listing): string {
 const cardClass =
   'flex h-full flex-col overflow-hidden rounded-box border border-base-300 bg-base-100 card-shadow';
 
-function CardPhoto({ listing }: { listing: Listing }) {
+function CardPhoto({ listing, priority }: { listing: Listing; priority: boolean }) {
   const photo = listing.images[0];
   const src = photo?.thumbUrl ?? listing.img;
   if (!src) {
@@ -53,7 +53,8 @@ function CardPhoto({ listing }: { listing: Listing }) {
       width={THUMB_WIDTH}
       height={THUMB_WIDTH * (2 / 3)}
       alt={`Photo of the ${listing.name}`}
-      loading="lazy"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
       decoding="async"
       className="aspect-[3/2] w-full bg-base-200 object-cover"
     />
@@ -68,11 +69,14 @@ export function ListingCard({
   listing,
   action,
   distanceKm = null,
+  priority = false,
 }: {
   listing: Listing;
   action: ReactNode;
   /** How far the car is from the place searched near. */
   distanceKm?: number | null;
+  /** One of the first cards, in view at once: its photo loads first rather than lazily. */
+  priority?: boolean;
 }) {
   const titleId = useId();
   const href = listingPath(listing._id);
@@ -80,7 +84,7 @@ export function ListingCard({
     <article aria-labelledby={titleId} className={cardClass} data-testid="listing-card">
       {/* The name below is the link for keyboards and screen readers; this one is for pointers. */}
       <Link to={href} tabIndex={-1} aria-hidden="true" className="block">
-        <CardPhoto listing={listing} />
+        <CardPhoto listing={listing} priority={priority} />
       </Link>
       <div className="flex flex-1 flex-col p-5">
         <h2 id={titleId} className="line-clamp-2 text-lg sm:min-h-14 leading-7 font-bold">

@@ -88,7 +88,7 @@ export function SearchPage({
   header,
   title,
 }: {
-  renderCar: (car: SearchItem) => ReactNode;
+  renderCar: (car: SearchItem, index: number) => ReactNode;
   skeleton: ReactNode;
   /** A category page: the search within one category, which is not a filter one can remove. */
   category?: string;
@@ -182,8 +182,8 @@ export function SearchPage({
     results = (
       <>
         <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
-          {cars.map((car) => (
-            <li key={car._id}>{renderCar(car)}</li>
+          {cars.map((car, index) => (
+            <li key={car._id}>{renderCar(car, index)}</li>
           ))}
         </ul>
         <LoadMore

@@ -283,7 +283,7 @@ test.describe('accounts', () => {
 
     // Calls now carry the token.
     const tile = page.getByTestId('category-tile').first();
-    const categoryCall = page.waitForRequest((r) => /\/api\/category\/[^/?]+$/.test(r.url()));
+    const categoryCall = page.waitForRequest((r) => /\/api\/category\/[^/?]+(\?|$)/.test(r.url()));
     await tile.click();
     expect((await categoryCall).headers().authorization).toMatch(/^Bearer \S+$/);
 

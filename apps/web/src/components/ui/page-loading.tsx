@@ -1,9 +1,9 @@
-/** Holds the page's space while its code or data loads, so the footer does not jump. */
+/** Holds a screenful while the page's code or data loads: the footer stays out of view, so it does not jump. */
 export function PageLoading({ label = 'Loading' }: { label?: string }) {
   return (
     <p
       role="status"
-      className="flex min-h-[60vh] animate-pulse items-center justify-center text-muted"
+      className="flex min-h-dvh animate-pulse items-center justify-center text-muted"
     >
       {label}…
     </p>

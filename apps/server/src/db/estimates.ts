@@ -1,5 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from './client.ts';
+import { listing } from './schema.ts';
+
+/** Above this many cars a count is an estimate, below it exact (decision 009). */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 /**
  * The share (percent) of the listing table's blocks to read for a sample of about `rows` cars,
@@ -14,4 +18,20 @@ export async function samplePercent(db: Db, rows: number): Promise<number> {
   const total = stats?.rows ?? 0;
   if (total <= rows) return 100;
   return Math.max(0.1, Math.min(100, Number(((rows * 100) / total).toFixed(3))));
+}
+
+/** The listing table, or a fixed block sample of `percent` of it (the same blocks each time). */
+export function listingSample(percent: number): SQL {
+  return percent >= 100
+    ? sql`${listing}`
+    : sql`${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7)`;
+}
+
+/** How many cars match `where`, reading no more than `limit + 1` of them. */
+export async function countUpTo(db: Db, where: SQL, limit: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from ${listing} where ${where} limit ${limit + 1}) as matches`,
+  );
+  return row?.n ?? 0;
 }

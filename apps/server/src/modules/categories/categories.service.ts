@@ -1,12 +1,9 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
-import { samplePercent } from '../../db/estimates.ts';
+import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
 import { category, listing } from '../../db/schema.ts';
 
 export type CategoryWithCount = typeof category.$inferSelect & { availableCount: number };
-
-/** Above this many cars a category's count is an estimate (decision 009). */
-const EXACT_COUNT_LIMIT = 10_000;
 
 /**
  * How many cars of each category can be booked now. Counted exactly while the table is small;
@@ -17,9 +14,7 @@ async function availableCounts(db: Db): Promise<Map<string, number>> {
   const percent = await samplePercent(db, 20_000);
   const rows = await queryRows<{ categoryId: string; n: number }>(
     db,
-    percent >= 100
-      ? sql`select category_id as "categoryId", count(*)::int as n from ${listing} where status = 'available' group by category_id`
-      : sql`select category_id as "categoryId", count(*)::int as n from ${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7) where status = 'available' group by category_id`,
+    sql`select category_id as "categoryId", count(*)::int as n from ${listingSample(percent)} where status = 'available' group by category_id`,
   );
   const counts = new Map(rows.map((row) => [row.categoryId, Math.round((row.n * 100) / percent)]));
   if (percent >= 100) return counts;
@@ -28,11 +23,11 @@ async function availableCounts(db: Db): Promise<Map<string, number>> {
     categories
       .filter(({ id }) => (counts.get(id) ?? 0) <= 2 * EXACT_COUNT_LIMIT)
       .map(async ({ id }) => {
-        const [exact] = await queryRows<{ n: number }>(
+        const n = await countUpTo(
           db,
-          sql`select count(*)::int as n from (select 1 from ${listing} where category_id = ${id} and status = 'available' limit ${EXACT_COUNT_LIMIT + 1}) as cars`,
+          sql`${listing.categoryId} = ${id} and ${listing.status} = 'available'`,
+          EXACT_COUNT_LIMIT,
         );
-        const n = exact?.n ?? 0;
         counts.set(id, n <= EXACT_COUNT_LIMIT ? n : Math.max(counts.get(id) ?? 0, n));
       }),
   );

@@ -1,10 +1,7 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { category, listing, user } from '../../db/schema.ts';
+import { category, listing, ON_SALE_SQL, user } from '../../db/schema.ts';
 import type { ListingDetailRow } from './listings.presenter.ts';
-
-/** Cars shown to buyers: a hold lasts only while a card is confirmed, so held cars stay listed. */
-const ON_SALE = ['available', 'reserved'] as const;
 
 /** A car's columns with its seller's verified flag (join `user` on the seller). */
 export const listingWithSeller = { ...getTableColumns(listing), sellerVerified: user.verified };
@@ -21,11 +18,14 @@ export async function findListing(db: Db, id: string): Promise<ListingDetailRow 
 
 /** Advertised cars on sale (held ones too), most recently advertised first. */
 export async function advertisedListings(db: Db, limit = 12) {
-  return db
-    .select(listingWithSeller)
-    .from(listing)
-    .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(and(inArray(listing.status, ON_SALE), sql`${listing.advertisedAt} is not null`))
-    .orderBy(desc(listing.advertisedAt))
-    .limit(limit);
+  return (
+    db
+      .select(listingWithSeller)
+      .from(listing)
+      .innerJoin(user, eq(user.id, listing.sellerId))
+      // ON_SALE_SQL as written is what the partial index listing_advertised_idx names.
+      .where(and(ON_SALE_SQL, sql`${listing.advertisedAt} is not null`))
+      .orderBy(desc(listing.advertisedAt))
+      .limit(limit)
+  );
 }

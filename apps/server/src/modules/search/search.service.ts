@@ -7,7 +7,7 @@ import {
   type SearchSort,
 } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
-import { samplePercent } from '../../db/estimates.ts';
+import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
 import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
@@ -16,8 +16,6 @@ import { placeById } from '../places/gazetteer.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { textQueryOf } from './spelling.ts';
 
-/** Above this many matches, totals and facet counts are estimated from a sample (decision 009). */
-export const EXACT_COUNT_LIMIT = 10_000;
 /** Facets are counted exactly over at most this many rows; beyond, over a sample of about it. */
 const FACET_SAMPLE_ROWS = 20_000;
 
@@ -172,6 +170,9 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
       : sql`(${spec.expr}, ${listing.id}) > (${key}, ${cursor.id}::uuid)`;
   }
   const direction = spec.desc ? sql`desc` : sql`asc`;
+  // The sample's size, asked of the planner's statistics at most once per search.
+  let percent: Promise<number> | undefined;
+  const sample = () => (percent ??= samplePercent(db, FACET_SAMPLE_ROWS));
 
   const [page, counted, facets] = await Promise.all([
     db
@@ -185,8 +186,10 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
       .where(and(where, after))
       .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
       .limit(limit + 1),
-    countMatches(db, where),
-    query.facets === '1' || query.facets === 'true' ? countFacets(db, base, facet) : undefined,
+    countMatches(db, where, sample),
+    query.facets === '1' || query.facets === 'true'
+      ? countFacets(db, base, facet, sample)
+      : undefined,
   ]);
 
   const rows = page.slice(0, limit) as SearchRow[];
@@ -205,22 +208,18 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
  * (a few milliseconds) goes first: only when it suggests few matches is the exact count (which
  * may have to read every match) worth its cost. Counting stops at the limit either way.
  */
-async function countMatches(db: Db, where: SQL) {
-  const percent = await samplePercent(db, FACET_SAMPLE_ROWS);
+async function countMatches(db: Db, where: SQL, sample: () => Promise<number>) {
+  const percent = await sample();
   let estimate = 0;
   if (percent < 100) {
     const [sampled] = await queryRows<{ n: number }>(
       db,
-      sql`select count(*)::int as n from ${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7) where ${where}`,
+      sql`select count(*)::int as n from ${listingSample(percent)} where ${where}`,
     );
     estimate = Math.round(((sampled?.n ?? 0) * 100) / percent);
     if (estimate > 2 * EXACT_COUNT_LIMIT) return { total: estimate, totalIsEstimate: true };
   }
-  const [capped] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from ${listing} where ${where} limit ${EXACT_COUNT_LIMIT + 1}) as matches`,
-  );
-  const exact = capped?.n ?? 0;
+  const exact = await countUpTo(db, where, EXACT_COUNT_LIMIT);
   if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };
   return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), totalIsEstimate: true };
 }
@@ -236,17 +235,12 @@ async function countFacets(
   db: Db,
   base: (SQL | undefined)[],
   facet: Record<FacetName, SQL | undefined>,
+  sample: () => Promise<number>,
 ): Promise<Facets> {
   const baseWhere = all(base);
-  const [capped] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from ${listing} where ${baseWhere} limit ${FACET_SAMPLE_ROWS + 1}) as matches`,
-  );
-  const estimated = (capped?.n ?? 0) > FACET_SAMPLE_ROWS;
-  const percent = estimated ? await samplePercent(db, FACET_SAMPLE_ROWS) : 100;
-  const source = estimated
-    ? sql`${listing} tablesample system (${sql.raw(String(percent))}) repeatable (7)`
-    : sql`${listing}`;
+  const estimated = (await countUpTo(db, baseWhere, FACET_SAMPLE_ROWS)) > FACET_SAMPLE_ROWS;
+  const percent = estimated ? await sample() : 100;
+  const source = listingSample(percent);
   const scale = 100 / percent;
 
   const flag = (name: FacetName) => facet[name] ?? sql`true`;

@@ -1,23 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import sharp from 'sharp';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './db/seed/seed.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
+import { createResponseSerializer } from './lib/serializer.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { releaseDeletedEmails } from './modules/auth/deleted-accounts.ts';
+import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
@@ -41,9 +41,20 @@ import { sweepUnusedUploads } from './modules/uploads/uploads.service.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import type { PaymentDeps } from './modules/payments/payment-deps.ts';
 import { sweepPayments } from './modules/payments/sweeper.ts';
+import { runAlerts, startAlertWorker, type AlertDeps } from './modules/saved/alerts.ts';
+import { savedRoutes } from './modules/saved/saved.routes.ts';
+import { unsubscribeTokens } from './modules/saved/unsubscribe.ts';
 import { createSandboxGateway, type SandboxGateway } from './modules/payments/sandbox-gateway.ts';
 import { createStripeGateway } from './modules/payments/stripe-gateway.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { createMemoryBus, createRedisBus, LiveHub } from './modules/messages/live.ts';
+import { messageRoutes } from './modules/messages/messages.routes.ts';
+import type { MessagesDeps } from './modules/messages/messages.service.ts';
+import {
+  runMessageMail,
+  startMessageMailWorker,
+  type MessageMailDeps,
+} from './modules/messages/message-mail.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -62,6 +73,14 @@ export interface App {
   };
   /** Deletes photos no car has shown for a day (runs hourly by itself). */
   sweepUploads: () => Promise<number>;
+  /** Frees the addresses of accounts deleted longer ago than the hold (runs hourly by itself). */
+  releaseDeletedEmails: () => Promise<number>;
+  /** One run of the alert worker (it runs every ALERT_INTERVAL_MS by itself). */
+  runAlerts: () => ReturnType<typeof runAlerts>;
+  /** One run of the "new message" mail (it runs every ALERT_INTERVAL_MS by itself). */
+  runMessageMail: () => Promise<number>;
+  /** This process's live streams of conversations. */
+  live: LiveHub;
   database: Database;
   storage: Storage;
   mailer: Mailer;
@@ -90,6 +109,9 @@ export function siteOrigins(config: Config, port: () => number) {
 
 /** Builds the whole application, migrated and seeded, without listening. */
 export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promise<App> {
+  // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
+  // operations, up to 50 MB, would only hold memory (decision 014).
+  sharp.cache(false);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     pgliteDir: pgliteDir ?? path.join(config.dataDir, 'db'),
@@ -98,7 +120,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   });
   const storage =
     config.STORAGE_DRIVER === 's3'
-      ? createS3Storage({
+      ? await createS3Storage({
           bucket: config.S3_BUCKET!,
           region: config.S3_REGION,
           endpoint: config.S3_ENDPOINT,
@@ -131,7 +153,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Tests check every response against its schema; a running site only writes it (decision 014).
+  app.setSerializerCompiler(createResponseSerializer({ validate: config.NODE_ENV === 'test' }));
   app.addHook('onClose', () => database.close());
 
   const outboxDir = path.join(config.dataDir, 'outbox');
@@ -152,6 +175,22 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     const address = app.server.address();
     return address && typeof address === 'object' ? address.port : config.PORT;
   });
+  // Live conversations (decision 015): across processes through Redis, else within this one.
+  const live = new LiveHub({
+    db: database.db,
+    bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL, app.log) : createMemoryBus(),
+    log: app.log,
+    heartbeatMs: config.LIVE_HEARTBEAT_SECONDS * 1000,
+    maxStreams: config.LIVE_MAX_STREAMS,
+  });
+  if (!config.REDIS_URL && config.DATABASE_URL) {
+    app.log.info(
+      'REDIS_URL is not set: live messages reach the streams of this process only; set it when running several',
+    );
+  }
+  // Before the server stops listening: open streams would otherwise hold close() open forever.
+  app.addHook('preClose', async () => live.endAll());
+  app.addHook('onClose', () => live.close());
   const auth = createAuth({
     log: app.log,
     config,
@@ -159,12 +198,14 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     mailer,
     secret,
     trustedOrigins,
+    siteOrigin,
+    live,
   });
   const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const sandboxWebhookSecret = `whsec_${createHash('sha256').update(`sandbox-webhook:${secret}`).digest('hex')}`;
   const gateway =
     config.PAYMENT_PROVIDER === 'stripe'
-      ? createStripeGateway({
+      ? await createStripeGateway({
           secretKey: config.STRIPE_SECRET_KEY!,
           publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
           webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
@@ -215,6 +256,49 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   );
   uploadSweeper.unref();
   app.addHook('onClose', async () => clearInterval(uploadSweeper));
+  // Sign-up and sign-in free a held address on the spot; this frees the rest (a Google sign-in).
+  const releaseEmails = () => releaseDeletedEmails(database.db, config.DELETED_ACCOUNT_HOLD_DAYS);
+  const emailReleaser = setInterval(
+    () => {
+      releaseEmails().catch((error) =>
+        app.log.error({ err: error }, "freeing deleted accounts' addresses failed"),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  emailReleaser.unref();
+  app.addHook('onClose', async () => clearInterval(emailReleaser));
+  const unsubscribe = unsubscribeTokens(secret);
+  const alertDeps: AlertDeps = {
+    db: database.db,
+    mailer,
+    log: app.log,
+    siteOrigin,
+    unsubscribe,
+    digestHours: config.ALERT_DIGEST_HOURS,
+  };
+  const alertWorker = startAlertWorker(alertDeps, config.ALERT_INTERVAL_MS);
+  app.addHook('onClose', async () => alertWorker.stop());
+
+  const messagesDeps: MessagesDeps = {
+    db: database.db,
+    live,
+    counters,
+    limits: {
+      perMinute: config.MESSAGE_LIMIT_PER_MINUTE,
+      perDay: config.MESSAGE_LIMIT_PER_DAY,
+      newConversationsPerDay: config.CONVERSATION_LIMIT_PER_DAY,
+    },
+  };
+  const messageMailDeps: MessageMailDeps = {
+    db: database.db,
+    mailer,
+    log: app.log,
+    siteOrigin,
+    delayMinutes: config.MESSAGE_MAIL_DELAY_MINUTES,
+  };
+  const messageMailWorker = startMessageMailWorker(messageMailDeps, config.ALERT_INTERVAL_MS);
+  app.addHook('onClose', () => messageMailWorker.stop());
 
   try {
     await database.withStartupLock(async () => {
@@ -231,7 +315,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     await app.register(errorsPlugin);
     await app.register(securityPlugin, { config });
     await app.register(csrfPlugin, { trustedOrigins });
-    await app.register(docsPlugin);
+    await app.register(docsPlugin, { secure: config.secure });
     await app.register(authPlugin, { auth, tokens, db: database.db });
     await app.register(mediaPlugin, { storage });
     await app.register(
@@ -242,15 +326,36 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
             ...(config.REDIS_URL ? { redis: () => counters.ping() } : {}),
           },
         });
-        await api.register(authRoutes, { auth, counters, config, siteOrigin });
+        await api.register(authRoutes, {
+          auth,
+          db: database.db,
+          counters,
+          knownBrowsers: createKnownBrowsers(secret, config.secure),
+          config,
+          mailer,
+          storage,
+          siteOrigin,
+        });
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });
         await api.register(listingRoutes, { db: database.db });
         await api.register(searchRoutes, { db: database.db });
+        await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
-        await api.register(bookingRoutes, { db: database.db, mailer });
+        await api.register(bookingRoutes, {
+          db: database.db,
+          mailer,
+          live,
+          requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
+        });
         await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
-        await api.register(adminRoutes, { db: database.db, mailer });
+        await api.register(adminRoutes, {
+          db: database.db,
+          mailer,
+          live,
+          holdDays: config.DELETED_ACCOUNT_HOLD_DAYS,
+        });
+        await api.register(messageRoutes, { deps: messagesDeps });
         await api.register(statsRoutes, { db: database.db, currency: config.CURRENCY });
         await api.register(paymentRoutes, {
           deps: paymentDeps,
@@ -279,5 +384,9 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     outboxDir,
     payments: { deps: paymentDeps, sweep, sandboxWebhookSecret },
     sweepUploads,
+    releaseDeletedEmails: releaseEmails,
+    runAlerts: () => runAlerts(alertDeps),
+    runMessageMail: () => runMessageMail(messageMailDeps),
+    live,
   };
 }

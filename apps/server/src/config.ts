@@ -57,9 +57,28 @@ const EnvSchema = z
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     SIGN_IN_LIMIT_ACCOUNT_TOTAL: z.coerce.number().int().min(1).default(50),
+    /** When on, booking and listing a car wait until the person has confirmed their address. */
+    REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(false),
+    /** Days a deleted account keeps its email address before it is free for a new account. */
+    DELETED_ACCOUNT_HOLD_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
     PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
+    /** How often each process looks for new cars to match against saved searches, and mail owed. */
+    ALERT_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Hours between two digests of one saved search with daily alerts. */
+    ALERT_DIGEST_HOURS: z.coerce.number().min(0).default(24),
+    /** Messages one person may send (issue 16): per minute and per day; over them, 429. */
+    MESSAGE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    MESSAGE_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(200),
+    /** New conversations one buyer may start a day (each can mail a seller). */
+    CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(20),
+    /** Minutes a message waits unread before its "new message" mail; then one an hour at most. */
+    MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).default(5),
+    /** Seconds between the comments that keep a live stream open through proxies. */
+    LIVE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(25),
+    /** Live streams one process keeps open, everyone's together; past it a new one gets 503. */
+    LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(5000),
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)')

@@ -1,7 +1,14 @@
-import type { CategoryDetail, CategorySummary } from '@carmarket/shared';
+import type { CategoryDetail, CategorySummary, Stats } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { otherSession, signUpBuyerApi } from './site';
+import {
+  addCarApi,
+  expectNoAxeViolations,
+  otherSession,
+  signUpBuyerApi,
+  signUpSellerApi,
+  waitForMail,
+} from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 const SELLER_EMAIL = 'seller@demo.local';
@@ -111,5 +118,132 @@ test.describe('administration', () => {
     await expect(page.getByTestId('user-row')).toHaveCount(1);
     await expect(row.getByRole('button')).toHaveCount(0);
     await expect(row.getByRole('cell').nth(1)).toHaveText('');
+  });
+
+  test('the admin removes a car with a reason the seller is mailed, on the car page and in the seller’s cars (rough edge 16)', async ({
+    page,
+    playwright,
+  }) => {
+    test.setTimeout(180_000);
+    const marker = Date.now().toString(36);
+    const sellerSession = await otherSession(playwright);
+    const seller = await signUpSellerApi(sellerSession, `Rita Removed ${marker}`);
+    const first = `Fake Photo EV ${marker}`;
+    const second = `Stolen Van ${marker}`;
+    const firstId = await addCarApi(sellerSession, first);
+    await addCarApi(sellerSession, second);
+    await sellerSession.dispose();
+
+    await signInAsAdmin(page);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/listing/${firstId}`);
+    await expect(page.getByRole('heading', { level: 1, name: first })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove car' }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove ${first}?` });
+    await expect(dialog).toContainText(`${seller.name} is mailed the reason you give.`);
+    const reasonBox = dialog.getByLabel('Reason, for the seller');
+    await expect(reasonBox).toBeFocused();
+    await expectNoAxeViolations(page);
+
+    // A reason is required: the seller is always told why.
+    await dialog.getByRole('button', { name: 'Remove car' }).click();
+    await expect(dialog.getByText('Reason is required', { exact: true })).toBeVisible();
+    await expect(reasonBox).toHaveAttribute('aria-invalid', 'true');
+    await expect(reasonBox).toBeFocused();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: 'test-results/rough-edge-16-dialog-390.png' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    const reason = 'The photos show a different car. Please list it again with its own photos.';
+    await reasonBox.fill(reason);
+    await dialog.getByRole('button', { name: 'Remove car' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: `${first} removed. ${seller.name} was told why` }),
+    ).toBeVisible();
+    await expect(dialog).toBeHidden();
+    // The car's status, once the page has loaded it again.
+    await expect(page.getByText('Removed', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`You removed this car; ${seller.name} was told why`)).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Remove car' })).toHaveCount(0);
+    const mail = await waitForMail(seller.email, `Your ${first} was removed from CarMarket`);
+    expect(mail.text).toContain(reason);
+    await page.screenshot({ path: 'test-results/rough-edge-16-car-page-1280.png' });
+
+    // The seller's cars, from the sellers' list.
+    await page.goto('/dashboard/allUser?role=Seller');
+    await page.getByLabel('Search by name or email').fill(seller.email);
+    const row = page.getByTestId('user-row').filter({ hasText: seller.email });
+    await expect(row).toHaveCount(1);
+    await row.getByRole('link', { name: `Cars of ${seller.name}` }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: `Cars of ${seller.name}` }),
+    ).toBeVisible();
+    const cars = page.getByTestId('user-car');
+    await expect(cars).toHaveCount(2);
+    const removed = cars.filter({ hasText: first });
+    await expect(removed).toContainText('Removed');
+    await expect(removed.getByRole('button')).toHaveCount(0);
+    const onSale = cars.filter({ hasText: second });
+    await expect(onSale).toContainText('On sale');
+    await expectNoAxeViolations(page);
+
+    await onSale.getByRole('button', { name: `Remove ${second}` }).click();
+    const again = page.getByRole('dialog', { name: `Remove ${second}?` });
+    await again.getByLabel('Reason, for the seller').fill('Reported stolen.');
+    await again.getByRole('button', { name: 'Remove car' }).click();
+    await expect(again).toBeHidden();
+    await expect(onSale.getByText('Removed', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(onSale.getByRole('button')).toHaveCount(0);
+    expect(
+      (await waitForMail(seller.email, `Your ${second} was removed from CarMarket`)).text,
+    ).toContain('Reported stolen.');
+    await page.screenshot({
+      path: 'test-results/rough-edge-16-user-cars-1280.png',
+      fullPage: true,
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: 'test-results/rough-edge-16-user-cars-390.png', fullPage: true });
+
+    // The audit log keeps the reasons.
+    await page.goto('/dashboard/audit');
+    await expect(
+      page
+        .getByTestId('audit-row')
+        .filter({ hasText: `Removed a car: ${reason}` })
+        .filter({ hasText: first }),
+    ).toHaveCount(1);
+  });
+
+  test('deleting a seller keeps their withdrawn cars counted as withdrawn, not removed by an admin (rough edge 16)', async ({
+    page,
+    playwright,
+  }) => {
+    test.setTimeout(90_000);
+    const marker = Date.now().toString(36);
+    const sellerSession = await otherSession(playwright);
+    const seller = await signUpSellerApi(sellerSession, `Walter Withdrawn ${marker}`);
+    const carId = await addCarApi(sellerSession, `Retired Sedan ${marker}`);
+    expect((await sellerSession.post(`/api/listings/${carId}/withdraw`)).ok()).toBe(true);
+    await sellerSession.dispose();
+
+    await signInAsAdmin(page);
+    const before = (await (await page.request.get('/api/stats')).json()) as Stats;
+    await page.goto('/dashboard/allUser?role=Seller');
+    await page.getByLabel('Search by name or email').fill(seller.email);
+    const row = page.getByTestId('user-row').filter({ hasText: seller.email });
+    await row.getByRole('button', { name: `Delete ${seller.name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete user' }).click();
+    await expect(row).toHaveCount(0);
+
+    await page.goto('/dashboard');
+    const chart = page.getByRole('table', { name: 'Cars by status' });
+    await expect(chart.getByRole('row', { name: /^Withdrawn/ }).getByRole('cell')).toHaveText(
+      String(before.listingsByStatus.withdrawn ?? 0),
+    );
+    await expect(
+      chart.getByRole('row', { name: /^Removed by an admin/ }).getByRole('cell'),
+    ).toHaveText(String(before.listingsByStatus.removed ?? 0));
   });
 });

@@ -34,7 +34,8 @@ test.describe('finding a car', () => {
     ).json()) as SearchResult;
     expect(api.total).toBeGreaterThan(3);
     await expect(page.getByRole('heading', { name: `${api.total} cars` })).toBeVisible();
-    await expect(page.getByRole('button', { name: /Toyota/ })).toBeVisible();
+    const inUse = page.getByRole('list', { name: 'Filters in use' });
+    await expect(inUse.getByRole('button', { name: /Toyota/ })).toBeVisible();
 
     await page.getByRole('button', { name: 'Load more cars' }).click();
     await expect(cards(page)).toHaveCount(Math.min(6, api.total));
@@ -90,7 +91,13 @@ test.describe('finding a car', () => {
     // The address holds the whole search: pasted into a new tab, it shows the same cars.
     await page.getByRole('searchbox', { name: 'Search cars' }).first().fill('tesla');
     await expect(page).toHaveURL(/q=tesla/);
-    await expect(page.getByRole('heading', { name: /^\d+ cars?$/ })).toBeVisible();
+    // The count of the new search, and not busy: the electric cars no longer show in its place.
+    const { total } = (await (
+      await page.request.get('/api/listings?fuel=electric&q=tesla')
+    ).json()) as SearchResult;
+    const count = page.getByRole('heading', { name: `${total} ${total === 1 ? 'car' : 'cars'}` });
+    await expect(count).toBeVisible();
+    await expect(count).not.toHaveAttribute('aria-busy', 'true');
     const names = await cards(page).getByRole('heading').allTextContents();
     const other = await context.newPage();
     await other.goto(page.url());

@@ -1,52 +1,13 @@
-import { deflateSync } from 'node:zlib';
-
 import type { CategorySummary, MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite } from './site';
+import { expectNoAxeViolations, fromSite, solidPng } from './site';
 
 const CATEGORY = 'Electric car';
 
 /** Waits until the app has taken over the prerendered page, so its buttons work. */
 async function waitForHydration(page: Page) {
   await expect(page.locator('html[data-hydrated]')).toBeAttached();
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A small valid PNG of one colour, made from bytes (no image library needed). */
-function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB, no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill([r, g, b]).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(pixels)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** A new Seller account, signed in in this page's browser context (`page.request` shares its cookies). */
@@ -117,7 +78,8 @@ test.describe('selling', () => {
     await page.getByLabel('Make').selectOption('Toyota');
     await page.getByLabel('Model', { exact: true }).selectOption('HiAce');
     await page.getByLabel('Fuel (optional)').selectOption('diesel');
-    await page.getByLabel('Mileage (km)').fill('42000');
+    // In miles beside dollars; the server keeps kilometres.
+    await page.getByLabel('Mileage (miles)').fill('42000');
     await page.getByLabel('Condition').selectOption('Good');
     // The location comes from the list of places, so buyers can find the car by distance.
     await page.getByLabel('Location').fill('Tacom');
@@ -174,7 +136,7 @@ test.describe('selling', () => {
       make: 'Toyota',
       model: 'HiAce',
       fuel: 'diesel',
-      mileageKm: 42_000,
+      mileageKm: 67_592,
     });
     expect(car!.placeId).not.toBeNull();
 
@@ -185,6 +147,7 @@ test.describe('selling', () => {
     // The original price keeps its cents though the asking price before it is whole.
     await expect(card).toContainText('$24,500');
     await expect(card).toContainText('$31,999.50');
+    await expect(card).toContainText('42,000 mi');
 
     // Advertised, it shows on the home page.
     await page.goto('/myProduct');
@@ -200,6 +163,74 @@ test.describe('selling', () => {
     const link = advertised.getByRole('link').filter({ hasText: carName });
     await expect(link).toHaveAttribute('href', `/listing/${car!._id}`);
     await expect(advertised.getByTestId('advertised-car').first()).toContainText(carName);
+  });
+
+  test('a file named .jpg that is no photo says why it was refused and offers only Remove; the count follows the uploads (rough edge 9)', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await signUpSeller(page);
+    // slow.png's upload is held, to see the count with one photo done and one still going.
+    let releaseSlow!: () => void;
+    const slowHeld = new Promise<void>((resolve) => (releaseSlow = resolve));
+    await page.route('**/api/uploads', async (route) => {
+      if (route.request().postDataBuffer()?.includes('slow.png')) await slowHeld;
+      await route.continue();
+    });
+    await page.goto('/dashboard/add-product');
+    await waitForHydration(page);
+    await page.getByLabel('Add photos').setInputFiles([
+      {
+        name: 'not-a-photo.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.from('Meeting notes, saved with the wrong name.'),
+      },
+      { name: 'fast.png', mimeType: 'image/png', buffer: solidPng(40, 30, [200, 60, 40]) },
+      { name: 'slow.png', mimeType: 'image/png', buffer: solidPng(40, 30, [40, 60, 200]) },
+    ]);
+    const photos = page.getByTestId('photo-item');
+    await expect(photos).toHaveCount(3);
+    const status = page.getByRole('group', { name: 'Photos' }).getByRole('status');
+
+    const refused = photos.filter({ hasText: 'not-a-photo.jpg' });
+    await expect(refused).toContainText(
+      'Refused: This file is not a JPEG, PNG, WebP or AVIF photo, whatever its name says.',
+    );
+    const fast = photos.filter({ has: page.getByRole('img', { name: /fast\.png/ }) });
+    await expect(fast).toContainText('Uploaded');
+    // One done, one in flight: the count is of the upload still going.
+    await expect(status).toHaveText(/^Uploading 1 photo\. /);
+
+    // No broken picture and no Cover badge on the refused file, no Try again: only Remove.
+    await expect(refused.getByRole('img')).toHaveCount(0);
+    await expect(refused.getByText('No preview')).toBeVisible();
+    await expect(refused.getByText('Cover', { exact: true })).toHaveCount(0);
+    await expect(fast.getByText('Cover', { exact: true })).toBeVisible();
+    // It goes after the car's photos, which keep their numbers.
+    await expect(page.getByRole('img', { name: 'Photo 1 (cover): fast.png' })).toBeVisible();
+    await expect(photos.last()).toContainText('not-a-photo.jpg');
+    await expect(refused.getByRole('button', { name: /again/i })).toHaveCount(0);
+    await expect(refused.getByRole('button')).toHaveText(['Remove']);
+    const broken = await page
+      .getByTestId('photo-item')
+      .locator('img')
+      .evaluateAll((images) =>
+        (images as HTMLImageElement[]).filter((image) => image.complete && !image.naturalWidth),
+      );
+    expect(broken).toHaveLength(0);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `test-results/rough-edge-9-${width}.png`, fullPage: true });
+    }
+
+    releaseSlow();
+    await expect(photos.filter({ hasText: 'Uploaded' })).toHaveCount(2);
+    await expect(status).toHaveText('slow.png uploaded.');
+    await refused.getByRole('button', { name: 'Remove not-a-photo.jpg' }).click();
+    await expect(photos).toHaveCount(2);
+    await expect(status).toHaveText('not-a-photo.jpg removed.');
+    await expect(page.getByRole('img', { name: 'Photo 1 (cover): fast.png' })).toBeVisible();
   });
 
   test('markup in a car’s name and description shows as text and never runs', async ({ page }) => {

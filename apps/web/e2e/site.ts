@@ -1,3 +1,9 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Where the browser tests' server listens (playwright.config.ts). */
@@ -19,6 +25,47 @@ export async function otherSession(playwright: {
   return playwright.request.newContext({ baseURL: SITE, extraHTTPHeaders: fromSite });
 }
 
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small valid PNG of one colour, made from bytes (no image library needed). */
+export function solidPng(
+  width: number,
+  height: number,
+  [r, g, b]: [number, number, number],
+): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill([r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(pixels)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A new Buyer account, signed in through `request` (its own cookies, apart from the page's). */
 export async function signUpBuyerApi(request: APIRequestContext, name = 'Dana Buyer') {
   const email = `buyer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -28,6 +75,42 @@ export async function signUpBuyerApi(request: APIRequestContext, name = 'Dana Bu
   const role = await request.post('/api/user', { data: { name, email, role: 'Buyer' } });
   expect(role.ok(), await role.text()).toBe(true);
   return { name, email, password };
+}
+
+/** A new Seller account, signed in through `request` (its own cookies, apart from the page's). */
+export async function signUpSellerApi(request: APIRequestContext, name = 'Sam Seller') {
+  const email = `seller-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = 'long-enough-password-2026';
+  const signUp = await request.post('/api/auth/sign-up/email', { data: { name, email, password } });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const role = await request.post('/api/user', { data: { name, email, role: 'Seller' } });
+  expect(role.ok(), await role.text()).toBe(true);
+  return { name, email, password };
+}
+
+/** A car on sale, added through the API by the seller signed in through `request`; its id. */
+export async function addCarApi(request: APIRequestContext, name: string): Promise<string> {
+  const upload = await request.post('/api/uploads', {
+    multipart: {
+      image: { name: 'car.png', mimeType: 'image/png', buffer: solidPng(32, 24, [40, 90, 160]) },
+    },
+  });
+  expect(upload.ok(), await upload.text()).toBe(true);
+  const { data } = (await upload.json()) as { data: { url: string } };
+  const created = await request.post('/api/product?name=Electric%20car', {
+    data: {
+      name,
+      reprice: 1_800_000,
+      orprice: 2_400_000,
+      location: 'Fresno, CA',
+      year: 2021,
+      condition: 'Good',
+      describe: 'A car for the browser tests.',
+      images: [data.url],
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  return ((await created.json()) as { insertedId: string }).insertedId;
 }
 
 /**
@@ -46,4 +129,64 @@ export async function signUpBuyer(page: Page, name = 'Casey Carbuyer') {
   });
   expect(role.ok(), await role.text()).toBe(true);
   return { name, email };
+}
+
+/** axe-core finds nothing to report on the page as it is now. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+/** The same, on a wide screen (1280 px) and on a phone (390 px); the page keeps the last width. */
+export async function expectNoAxeViolationsWideAndNarrow(page: Page) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await expectNoAxeViolations(page);
+  }
+}
+
+/** Where the e2e server writes mail (scripts/e2e-server.mjs: DATA_DIR is .data-test-e2e). */
+const OUTBOX = fileURLToPath(new URL('../../../.data-test-e2e/outbox/', import.meta.url));
+
+/** A mail as the server writes it to its outbox (no SMTP_URL). */
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+async function readOutbox(): Promise<OutboxMail[]> {
+  const files = (await fs.readdir(OUTBOX).catch(() => [])).filter((file) => file.endsWith('.json'));
+  return Promise.all(
+    files.map(
+      async (file) => JSON.parse(await fs.readFile(path.join(OUTBOX, file), 'utf8')) as OutboxMail,
+    ),
+  );
+}
+
+/** Waits for the server to send `to` a mail whose subject contains `subject`, and gives it. */
+export async function waitForMail(to: string, subject: string): Promise<OutboxMail> {
+  let found: OutboxMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await readOutbox()).find(
+          (mail) => mail.to === to && mail.subject.includes(subject),
+        );
+        return found !== undefined;
+      },
+      { message: `a mail to ${to} about "${subject}"`, timeout: 20_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** Waits until the app has taken over a prerendered page, so its buttons work. */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator('html[data-hydrated]')).toBeAttached();
 }

@@ -16,6 +16,21 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const BOOKING_STATUSES = ['pending', 'paid', 'cancelled', 'closed'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
+/** Why a pending booking was closed: what happened to its car. */
+export const BOOKING_CLOSE_REASONS = ['sold', 'withdrawn', 'removed', 'seller-deleted'] as const;
+export type BookingCloseReason = (typeof BOOKING_CLOSE_REASONS)[number];
+
+/**
+ * The reason in words, completing "Your booking was closed because …": the mail that tells the
+ * buyer and the My Orders page say the same.
+ */
+export const CLOSED_BECAUSE: Record<BookingCloseReason, string> = {
+  sold: 'another buyer bought it',
+  withdrawn: 'the seller withdrew it',
+  removed: 'it was removed from the site',
+  'seller-deleted': 'the seller’s account was closed',
+};
+
 export const PAYMENT_STATUSES = [
   'requires_payment',
   'succeeded',
@@ -24,3 +39,16 @@ export const PAYMENT_STATUSES = [
   'refunded',
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Whether an account holding `roles` holds `role` (one account may be a Buyer and a Seller). */
+export function holdsRole(roles: readonly Role[] | null | undefined, role: Role): boolean {
+  return !!roles && roles.includes(role);
+}
+
+/**
+ * The spec's single `role` field: the first role the account took (the one chosen at sign-up,
+ * or admin). Adding a role later never changes it, so a client of the spec reads what it did.
+ */
+export function firstRole(roles: readonly Role[] | null | undefined): Role | null {
+  return roles?.[0] ?? null;
+}

@@ -11,6 +11,7 @@ export const CLIENT_ROUTE_PATTERNS: readonly RegExp[] = [
   /^\/forgot-password\/?$/,
   /^\/reset-password\/?$/,
   /^\/cars\/?$/,
+  /^\/unsubscribe\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/listing\/[^/]+\/?$/,
   /^\/orders\/?$/,

@@ -3,7 +3,8 @@
 // with the built server, and times a fixed mix of searches through the API; beside each, the same
 // SQL the API ran, straight through `pg` in the same run, so the API's own overhead shows.
 // Figures, not a test. Settings: BENCH_DATABASE_URL (an admin URL; default the local server),
-// BENCH_PG_CARS, BENCH_PGLITE_CARS, BENCH_RUNS, BENCH_PORT; --no-build, --no-pglite, --explain.
+// BENCH_PG_CARS, BENCH_PGLITE_CARS, BENCH_RUNS, BENCH_PORT; --no-build, --no-pglite, --explain,
+// --reuse (keep the previous run's PostgreSQL cars when there are enough). API and SQL runs alternate.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,14 @@ import { gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
-import { BODY_TYPES, COLOURS, FUELS, MAKES, SearchQuerySchema } from '@carmarket/shared';
+import {
+  BODY_TYPES,
+  COLOURS,
+  FUELS,
+  MAKES,
+  SearchQuerySchema,
+  searchParamsOf,
+} from '@carmarket/shared';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
@@ -233,7 +241,39 @@ interface Figure {
   rawP95?: number;
 }
 
-async function timeApi(cookie: string, searches: Search[]): Promise<Figure[]> {
+type Statement = { sql: string; params: unknown[] };
+
+/** The SQL a search runs, recorded by calling the server's own search code with a logging Drizzle. */
+async function recordSql(pool: pg.Pool, query: string): Promise<Statement[]> {
+  const recorded: Statement[] = [];
+  const db = drizzle(pool, {
+    schema,
+    logger: { logQuery: (sql, params) => recorded.push({ sql, params }) },
+  }) as unknown as Db;
+  await searchListings(db, SearchQuerySchema.parse(searchParamsOf(query)));
+  return recorded;
+}
+
+/** Replays a search's SQL straight through `pg`, as the API sends it. */
+async function replay(pool: pg.Pool, recorded: Statement[]) {
+  // The page, the count and the facets go out together, as the API sends them; a statement
+  // that depends on another's answer (a sample after the row estimate) follows it.
+  const dependent = (statement: Statement) => /tablesample|reltuples/.test(statement.sql);
+  await Promise.all(
+    recorded
+      .filter((statement) => !dependent(statement))
+      .map((statement) => pool.query(statement.sql, statement.params)),
+  );
+  for (const statement of recorded.filter(dependent)) {
+    await pool.query(statement.sql, statement.params);
+  }
+}
+
+/**
+ * Times each search through the API and, when `pool` is given, its SQL replayed through `pg`
+ * alternately with it, so both see the same machine at the same moment.
+ */
+async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) {
   const get = async (query: string) => {
     const response = await fetch(`${origin}/api/listings?${query}`, { headers: { cookie } });
     if (!response.ok) throw new Error(`${query}: ${response.status} ${await response.text()}`);
@@ -244,15 +284,24 @@ async function timeApi(cookie: string, searches: Search[]): Promise<Figure[]> {
     const query = search.prepare
       ? await search.prepare(async (q) => (await (await get(q)).json()) as { nextCursor: string })
       : search.query;
-    (search as Search & { resolved?: string }).resolved = query;
-    for (let i = 0; i < 3; i++) await (await get(query)).arrayBuffer();
+    const recorded = pool ? await recordSql(pool, query) : [];
+    for (let i = 0; i < 3; i++) {
+      await (await get(query)).arrayBuffer();
+      if (pool) await replay(pool, recorded);
+    }
     const times: number[] = [];
+    const rawTimes: number[] = [];
     let body = Buffer.alloc(0);
     for (let i = 0; i < runs; i++) {
-      const start = performance.now();
+      let start = performance.now();
       const response = await get(query);
       body = Buffer.from(await response.arrayBuffer());
       times.push(performance.now() - start);
+      if (pool) {
+        start = performance.now();
+        await replay(pool, recorded);
+        rawTimes.push(performance.now() - start);
+      }
     }
     const parsed = JSON.parse(body.toString()) as { total: number };
     figures.push({
@@ -262,74 +311,28 @@ async function timeApi(cookie: string, searches: Search[]): Promise<Figure[]> {
       bytes: body.length,
       gzip: gzipSync(body).length,
       total: parsed.total,
+      ...(pool && { rawP50: percentile(rawTimes, 50), rawP95: percentile(rawTimes, 95) }),
     });
+    if (pool && flags.has('--explain')) (search as Search & { sql?: Statement[] }).sql = recorded;
   }
   return figures;
 }
 
-/**
- * The SQL each search runs, recorded by calling the server's own search code with a logging
- * Drizzle, then replayed through `pg` alone: statements the API sends together go together.
- */
-async function timeRawSql(url: string, searches: Search[], figures: Figure[]) {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  for (const [i, search] of searches.entries()) {
-    const recorded: { sql: string; params: unknown[] }[] = [];
-    const db = drizzle(pool, {
-      schema,
-      logger: { logQuery: (sql, params) => recorded.push({ sql, params }) },
-    }) as unknown as Db;
-    const query = (search as Search & { resolved?: string }).resolved ?? search.query;
-    const parsed = SearchQuerySchema.parse(Object.fromEntries(groupParams(query)));
-    await searchListings(db, parsed);
-    const times: number[] = [];
-    for (let r = 0; r < runs + 3; r++) {
-      const start = performance.now();
-      // The page, the count and the facets go out together, as the API sends them; a
-      // statement that depends on another's answer (a sample after a count) follows it.
-      await Promise.all(
-        recorded
-          .filter((statement) => !/tablesample|reltuples/.test(statement.sql))
-          .map((statement) => pool.query(statement.sql, statement.params)),
+/** `EXPLAIN (ANALYZE, BUFFERS)` of the slowest searches' SQL. */
+async function explainSlowest(pool: pg.Pool, searches: Search[], figures: Figure[]) {
+  const slowest = [...figures].sort((a, b) => b.p95 - a.p95).slice(0, 3);
+  for (const figure of slowest) {
+    const search = searches[figures.indexOf(figure)] as Search & { sql?: Statement[] };
+    for (const statement of search.sql ?? []) {
+      const plan = await pool.query(
+        `explain (analyze, buffers) ${statement.sql}`,
+        statement.params,
       );
-      const dependent = recorded.filter((statement) => /tablesample|reltuples/.test(statement.sql));
-      for (const statement of dependent) await pool.query(statement.sql, statement.params);
-      if (r >= 3) times.push(performance.now() - start);
-    }
-    figures[i]!.rawP50 = percentile(times, 50);
-    figures[i]!.rawP95 = percentile(times, 95);
-  }
-  if (flags.has('--explain')) {
-    const slowest = [...figures].sort((a, b) => b.p95 - a.p95).slice(0, 3);
-    for (const figure of slowest) {
-      const search = searches[figures.indexOf(figure)]!;
-      const recorded: { sql: string; params: unknown[] }[] = [];
-      const db = drizzle(pool, {
-        schema,
-        logger: { logQuery: (sql, params) => recorded.push({ sql, params }) },
-      }) as unknown as Db;
-      const query = (search as Search & { resolved?: string }).resolved ?? search.query;
-      await searchListings(db, SearchQuerySchema.parse(Object.fromEntries(groupParams(query))));
-      for (const statement of recorded) {
-        const plan = await pool.query(
-          `explain (analyze, buffers) ${statement.sql}`,
-          statement.params,
-        );
-        console.log(
-          `\n-- ${figure.name}\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`,
-        );
-      }
+      console.log(
+        `\n-- ${figure.name}\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`,
+      );
     }
   }
-  await pool.end();
-}
-
-function groupParams(query: string): [string, string | string[]][] {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of new URLSearchParams(query)) {
-    grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  }
-  return [...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]);
 }
 
 function print(title: string, figures: Figure[], rss: number) {
@@ -362,13 +365,27 @@ function print(title: string, figures: Figure[], rss: number) {
 
 async function seedPostgres(data: ReturnType<typeof dataArrays>): Promise<string> {
   const name = 'carmarket_bench_search';
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  if (flags.has('--reuse')) {
+    // The previous run's database, when it holds as many cars as this run asks for.
+    const client = new pg.Client({ connectionString: url.toString() });
+    const onSale = await client
+      .connect()
+      .then(() => client.query(`select count(*)::int as n from listing where status = 'available'`))
+      .then((result) => (result.rows[0] as { n: number }).n)
+      .catch(() => 0)
+      .finally(() => client.end().catch(() => {}));
+    if (onSale >= pgCars) {
+      console.log(`PostgreSQL: reusing ${onSale.toLocaleString('en-US')} cars on sale`);
+      return url.toString();
+    }
+  }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   // The server migrates and seeds the demo accounts; then the cars go in with one statement.
   const server = await startServer({ DATABASE_URL: url.toString(), SEED_DEMO_CARS: 'small' });
   await server.stop();
@@ -427,10 +444,12 @@ const searches = mix(near.id);
 const pgUrl = await seedPostgres(data);
 {
   const server = await startServer({ DATABASE_URL: pgUrl });
-  const figures = await timeApi(await signIn(), searches);
+  const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
+  const figures = await timeSearches(await signIn(), searches, pool);
   const rss = server.peakRss();
   await server.stop();
-  await timeRawSql(pgUrl, searches, figures);
+  if (flags.has('--explain')) await explainSlowest(pool, searches, figures);
+  await pool.end();
   print(`PostgreSQL, ${pgCars.toLocaleString('en-US')} cars`, figures, rss);
 }
 
@@ -438,7 +457,7 @@ if (!flags.has('--no-pglite')) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-search-'));
   await seedPglite(dataDir, data);
   const server = await startServer({ DATA_DIR: dataDir });
-  const figures = await timeApi(await signIn(), searches);
+  const figures = await timeSearches(await signIn(), searches);
   const rss = server.peakRss();
   await server.stop();
   print(`PGlite, ${pgliteCars.toLocaleString('en-US')} cars (API only)`, figures, rss);

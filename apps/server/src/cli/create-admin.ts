@@ -42,12 +42,12 @@ async function main() {
       const [person] = existing
         ? await tx
             .update(user)
-            .set({ role: 'admin', deletedAt: null })
+            .set({ roles: ['admin'], deletedAt: null })
             .where(eq(user.id, existing.id))
             .returning({ id: user.id })
         : await tx
             .insert(user)
-            .values({ email: email.data, name: name.data, role: 'admin', emailVerified: true })
+            .values({ email: email.data, name: name.data, roles: ['admin'], emailVerified: true })
             .returning({ id: user.id });
       if (hash) {
         const updated = await tx

@@ -51,8 +51,22 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (!options.pgliteDir.startsWith('memory://')) {
     await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
   }
-  // Distance search (decision 009) needs earthdistance, which needs cube; PostgreSQL ships both.
-  const client = await PGlite.create(options.pgliteDir, { extensions: { cube, earthdistance } });
+  const pgliteOptions = {
+    // Distance search (decision 009) needs earthdistance, which needs cube; PostgreSQL ships both.
+    extensions: { cube, earthdistance },
+    // PostgreSQL's default 128 MB of shared buffers sits in the WASM memory for good, on top of
+    // the operating system's cache of the same files; 32 MB holds the hot pages (decision 014).
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  };
+  const fresh =
+    !options.pgliteDir.startsWith('memory://') &&
+    !(await fs.stat(path.join(options.pgliteDir, 'PG_VERSION')).catch(() => null));
+  if (fresh) {
+    // Creating the database (initdb) leaves ~500 MB of WASM memory that PGlite keeps while the
+    // instance lives: create it, close it, and open it again without that.
+    await (await PGlite.create(options.pgliteDir, pgliteOptions)).close();
+  }
+  const client = await PGlite.create(options.pgliteDir, pgliteOptions);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -74,6 +88,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
+    // Prepared statements (db/prepared.ts) save parsing; each run is still planned for its own
+    // values, as an unnamed statement is: a plan made once for "any make" could be a poor one
+    // for a rare make among a million cars.
+    options: '-c plan_cache_mode=force_custom_plan',
   });
   // A client that loses its server (a restart, pg_terminate_backend, a failover) emits 'error';
   // without a listener that kills the process. The pool listens while a client is idle; this one

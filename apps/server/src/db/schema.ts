@@ -16,11 +16,13 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import {
+  BOOKING_CLOSE_REASONS,
   BOOKING_STATUSES,
   CONDITIONS,
   LISTING_STATUSES,
   PAYMENT_STATUSES,
   ROLES,
+  type Role,
 } from '@carmarket/shared';
 
 const id = () =>
@@ -52,9 +54,20 @@ export const user = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** The profile photo: the address of one of the person's uploads (`/media/...`). */
     image: text('image'),
-    /** Null until the person picks Buyer or Seller right after signing up. */
-    role: text('role', { enum: ROLES }),
+    /** Pre-fills the booking form. */
+    phone: text('phone'),
+    /**
+     * The roles the account holds, in the order it took them: empty until the person picks Buyer
+     * or Seller right after signing up; a Buyer may add Seller later (decision 016). The first is
+     * what the spec's single `role` field shows.
+     */
+    roles: text('roles')
+      .array()
+      .$type<Role[]>()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     verified: boolean('verified').notNull().default(false),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -62,8 +75,13 @@ export const user = pgTable(
   },
   (t) => [
     uniqueIndex('user_email_unique').on(sql`lower(${t.email})`),
-    index('user_role_idx').on(t.role),
-    check('user_role_check', sql`${t.role} is null or ${t.role} in (${oneOf(ROLES)})`),
+    index('user_roles_idx').using('gin', t.roles),
+    // The admin's people lists, newest first, a page at a time (a role is checked row by row:
+    // the first page of a common role is found within its first rows).
+    index('user_listed_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.email)
+      .where(sql`${t.deletedAt} is null`),
+    check('user_roles_check', sql`${t.roles} <@ array[${oneOf(ROLES)}]::text[]`),
   ],
 );
 
@@ -78,6 +96,8 @@ export const session = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /** When the session last made a call, to a few minutes (plugins/auth.ts writes it). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -267,6 +287,10 @@ export const booking = pgTable(
     status: text('status', { enum: BOOKING_STATUSES }).notNull().default('pending'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     transactionId: text('transaction_id'),
+    /** Why a closed booking closed (what happened to the car); null unless closed. */
+    closedReason: text('closed_reason', { enum: BOOKING_CLOSE_REASONS }),
+    /** The buyer's Idempotency-Key of the request that made it: a retry answers this booking. */
+    requestKey: text('request_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -278,10 +302,15 @@ export const booking = pgTable(
     uniqueIndex('booking_one_open_per_buyer_listing')
       .on(t.buyerId, t.listingId)
       .where(sql`${t.status} = 'pending'`),
+    uniqueIndex('booking_request_key').on(t.buyerId, t.requestKey),
     index('booking_buyer_idx').on(t.buyerId, t.createdAt),
     index('booking_listing_idx').on(t.listingId),
     check('booking_status_check', sql`${t.status} in (${oneOf(BOOKING_STATUSES)})`),
     check('booking_money_check', sql`${t.priceCents} >= 0`),
+    check(
+      'booking_closed_reason_check',
+      sql`${t.closedReason} is null or ${t.closedReason} in (${oneOf(BOOKING_CLOSE_REASONS)})`,
+    ),
     check(
       'booking_paid_check',
       sql`(${t.status} = 'paid') = (${t.paidAt} is not null and ${t.transactionId} is not null)`,
@@ -425,5 +454,344 @@ export const sandboxEvent = pgTable(
     index('sandbox_event_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.deliveredAt} is null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Keeping track (decision 010): saved cars, saved searches, their matches and the notices owed.
+
+const tsquery = customType<{ data: string }>({ dataType: () => 'tsquery' });
+
+/** A car a person saved (the heart), with its price then. */
+export const savedCar = pgTable(
+  'saved_car',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    priceAtSavingCents: cents('price_at_saving_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.listingId] }),
+    index('saved_car_listing_idx').on(t.listingId),
+    index('saved_car_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * A saved search: its query string as given, and the same filters as columns, so new cars are
+ * matched against every saved search in one statement (decision 010). Null means "any".
+ */
+export const savedSearch = pgTable(
+  'saved_search',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: text('query').notNull(),
+    alerts: text('alerts', { enum: ['off', 'daily', 'instant'] })
+      .notNull()
+      .default('off'),
+    categoryId: uuid('category_id'),
+    makes: text('makes').array(),
+    models: text('models').array(),
+    bodyTypes: text('body_types').array(),
+    fuels: text('fuels').array(),
+    transmissions: text('transmissions').array(),
+    conditions: text('conditions').array(),
+    yearMin: integer('year_min'),
+    yearMax: integer('year_max'),
+    priceMin: cents('price_min'),
+    priceMax: cents('price_max'),
+    mileageMax: integer('mileage_max'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    radiusM: doublePrecision('radius_m'),
+    /** The text filter as the search call reads it (typos corrected), ready to match. */
+    textQuery: tsquery('text_query'),
+    /**
+     * Keys a new car must share for this search to be worth checking: `make|model` for each
+     * make and model named, `make|*` for a make named without models, `*` when no make is.
+     */
+    matchKeys: text('match_keys').array().notNull(),
+    createdAt: createdAt(),
+    lastVisitedAt: timestamp('last_visited_at', { withTimezone: true }),
+    lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('saved_search_user_idx').on(t.userId, t.createdAt),
+    index('saved_search_digest_idx')
+      .on(t.lastDigestAt)
+      .where(sql`${t.alerts} = 'daily'`),
+    check('saved_search_alerts_check', sql`${t.alerts} in ('off', 'daily', 'instant')`),
+  ],
+);
+
+/**
+ * A car that matched a saved search when it was listed; `notifiedAt` once its alert went out.
+ * No foreign keys: a new car writes hundreds of these, and the two checks per row would double
+ * the cost (decision 010). Deleting a saved search deletes its matches; cars are never deleted.
+ */
+export const savedSearchMatch = pgTable(
+  'saved_search_match',
+  {
+    searchId: uuid('search_id').notNull(),
+    listingId: uuid('listing_id').notNull(),
+    matchedAt: timestamp('matched_at', { withTimezone: true }).notNull().defaultNow(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.searchId, t.listingId] }),
+    index('saved_search_match_unsent_idx')
+      .on(t.searchId)
+      .where(sql`${t.notifiedAt} is null`),
+  ],
+);
+
+/** Cars listed but not yet matched against saved searches: the alert worker's queue. */
+export const newCarQueue = pgTable('new_car_queue', {
+  listingId: uuid('listing_id')
+    .primaryKey()
+    .references(() => listing.id, { onDelete: 'cascade' }),
+  queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** News about a car for the people who saved it (its price went down, it was sold), until sent. */
+export const carNotice = pgTable(
+  'car_notice',
+  {
+    id: id(),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['price-drop', 'sold'] }).notNull(),
+    oldPriceCents: cents('old_price_cents'),
+    newPriceCents: cents('new_price_cents'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('car_notice_unsent_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} is null`),
+    check('car_notice_kind_check', sql`${t.kind} in ('price-drop', 'sold')`),
+  ],
+);
+
+/** Mail a person turned off with an unsubscribe link (saved-car notices; search alerts are per search). */
+export const mailOptOut = pgTable(
+  'mail_opt_out',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['saved-cars'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/**
+ * Mail decided inside a transaction (search alerts, saved-car notices), written with it and sent
+ * after it by the mail worker: a refused or slow mail server never rolls back or holds the work
+ * that decided to write (decision 010). A sent mail's row is deleted; one given up on is kept.
+ */
+export const mailQueue = pgTable(
+  'mail_queue',
+  {
+    id: id(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    headers: jsonb('headers').$type<Record<string, string>>(),
+    /** Tries so far; a claimed mail counts its try before it is sent. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not before then: now for new mail, later for a retry or while a worker holds it. */
+    sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    /** Set when the server refused it for good or it failed too often: it stays for a reader. */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('mail_queue_due_idx')
+      .on(t.sendAfter)
+      .where(sql`${t.failedAt} is null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Talk to the seller (decision 015): conversations about a car, their messages, and the live
+// events each member's stream replays from (`Last-Event-ID`).
+
+/**
+ * One conversation per (car, buyer); the car's seller and that buyer are its only members. The
+ * counters and read positions of each side live on the row, which every change locks first, so
+ * they stay exact: unread counts, what the other side has read ("Seen"), and the mail owed.
+ */
+export const conversation = pgTable(
+  'conversation',
+  {
+    id: id(),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'restrict' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    /** The car's seller (a car never changes hands on the site before it is sold). */
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    /** `seq` of the latest message: the list's order (newest activity first) and its cursor. */
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Messages to each side it has not read; zeroed by reading (or by writing). */
+    buyerUnread: integer('buyer_unread').notNull().default(0),
+    sellerUnread: integer('seller_unread').notNull().default(0),
+    /** `seq` of the last message each side has read. */
+    buyerReadSeq: bigint('buyer_read_seq', { mode: 'number' }).notNull().default(0),
+    sellerReadSeq: bigint('seller_read_seq', { mode: 'number' }).notNull().default(0),
+    /** When the oldest written message a side has not read arrived (the mail waits on it). */
+    buyerUnreadSince: timestamp('buyer_unread_since', { withTimezone: true }),
+    sellerUnreadSince: timestamp('seller_unread_since', { withTimezone: true }),
+    /** The last "new message" mail to each side: at most one an hour. */
+    buyerMailedAt: timestamp('buyer_mailed_at', { withTimezone: true }),
+    sellerMailedAt: timestamp('seller_mailed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('conversation_listing_buyer_unique').on(t.listingId, t.buyerId),
+    index('conversation_buyer_idx').on(t.buyerId, t.lastSeq),
+    index('conversation_seller_idx').on(t.sellerId, t.lastSeq),
+    // The mail worker's look for unread messages waiting longer than a few minutes.
+    index('conversation_buyer_unread_idx')
+      .on(t.buyerUnreadSince)
+      .where(sql`${t.buyerUnreadSince} is not null`),
+    index('conversation_seller_unread_idx')
+      .on(t.sellerUnreadSince)
+      .where(sql`${t.sellerUnreadSince} is not null`),
+    check('conversation_members_check', sql`${t.buyerId} <> ${t.sellerId}`),
+    check('conversation_unread_check', sql`${t.buyerUnread} >= 0 and ${t.sellerUnread} >= 0`),
+  ],
+);
+
+export const MESSAGE_KIND_VALUES = ['text', 'booking'] as const;
+
+/**
+ * A line of a conversation: what a member wrote (`text`), or an event line the server wrote
+ * (`booking`). Never changed or deleted: a deleted account's messages stay, shown under
+ * "Deleted user". `seq` orders them (and pages them) without ties.
+ */
+export const message = pgTable(
+  'message',
+  {
+    id: id(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversation.id, { onDelete: 'restrict' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: MESSAGE_KIND_VALUES }).notNull().default('text'),
+    body: text('body').notNull(),
+    /** For a `booking` line: the booking it tells of. */
+    bookingId: uuid('booking_id').references(() => booking.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('message_seq_unique').on(t.seq),
+    index('message_conversation_idx').on(t.conversationId, t.seq),
+    check('message_kind_check', sql`${t.kind} in (${oneOf(MESSAGE_KIND_VALUES)})`),
+    // The schemas allow 2,000 characters; this is the last wall, in characters too.
+    check('message_body_check', sql`char_length(${t.body}) between 1 and 4000`),
+  ],
+);
+
+export const CONVERSATION_EVENT_KINDS = ['message', 'read', 'conversation'] as const;
+
+/**
+ * What each member's live stream tells them, numbered per person without gaps (`no`), so a
+ * stream that reconnects with `Last-Event-ID: n` is sent exactly the events after n, and a stream
+ * that sees n+2 arrive before n+1 knows to read n+1 here. Kept a week (the worker prunes it).
+ * No foreign keys, as for saved_search_match: written twice per message, read by primary key.
+ */
+export const conversationEvent = pgTable(
+  'conversation_event',
+  {
+    userId: uuid('user_id').notNull(),
+    no: bigint('no', { mode: 'number' }).notNull(),
+    conversationId: uuid('conversation_id').notNull(),
+    kind: text('kind', { enum: CONVERSATION_EVENT_KINDS }).notNull(),
+    /** `message`: the new message; `read`: the last message read. */
+    messageId: uuid('message_id'),
+    /** `read`: who read it. */
+    actorId: uuid('actor_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.no] }),
+    check('conversation_event_kind_check', sql`${t.kind} in (${oneOf(CONVERSATION_EVENT_KINDS)})`),
+    // Pruning by age reads this (a block range index: tiny, and rows arrive in time order).
+    index('conversation_event_created_idx').using('brin', t.createdAt),
+  ],
+);
+
+/**
+ * The last event number of each person (see conversation_event). Its row is locked while a
+ * transaction numbers an event, so numbers are given in the order their transactions commit.
+ */
+export const conversationEventCounter = pgTable('conversation_event_counter', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  lastNo: bigint('last_no', { mode: 'number' }).notNull(),
+});
+
+/** A seller blocked a buyer: no more messages between them, about any of the seller's cars. */
+export const messageBlock = pgTable(
+  'message_block',
+  {
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sellerId, t.buyerId] })],
+);
+
+/** A member reported a conversation: admins may read it while the report is open (unresolved). */
+export const conversationReport = pgTable(
+  'conversation_report',
+  {
+    id: id(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversation.id, { onDelete: 'restrict' }),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // One open report per person and conversation.
+    uniqueIndex('conversation_report_open_unique')
+      .on(t.conversationId, t.reporterId)
+      .where(sql`${t.resolvedAt} is null`),
+    index('conversation_report_created_idx').on(t.createdAt),
+    index('conversation_report_conversation_idx').on(t.conversationId),
   ],
 );

@@ -7,7 +7,12 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string = messageForCode(code),
-    readonly extra: { field?: string; retryAfterSeconds?: number; reservedUntil?: string } = {},
+    readonly extra: {
+      field?: string;
+      retryAfterSeconds?: number;
+      reservedUntil?: string;
+      bookingId?: string;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -22,6 +22,23 @@ export const countersUnavailable = () =>
     { retryAfterSeconds: 30 },
   );
 
+/**
+ * A 429 for a spent limit, with Retry-After: the seconds until its window ends (at least 1).
+ * `message` may use those seconds ("try again in 3 minutes").
+ */
+export function tooManyRequests(
+  resetAt: number,
+  message: string | ((retryAfterSeconds: number) => string),
+): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  return new AppError(
+    429,
+    'too-many-requests',
+    typeof message === 'string' ? message : message(retryAfterSeconds),
+    { retryAfterSeconds },
+  );
+}
+
 export function createMemoryCounterStore(): CounterStore {
   const windows = new Map<string, { count: number; resetAt: number }>();
   const current = (key: string) => {

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers, such as `List-Unsubscribe`. */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail: over SMTP when `SMTP_URL` is set, else into the outbox folder and the log. */
@@ -28,24 +29,34 @@ export function createMailer(options: {
 }): Mailer {
   const { smtpUrl, from, outboxDir, log } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    // Loaded with the first mail: a server without SMTP_URL never needs nodemailer.
+    let transport: Promise<{ sendMail(mail: object): Promise<unknown> }> | undefined;
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+          nodemailer.createTransport(smtpUrl),
+        );
+        await (await transport).sendMail({ from, ...message });
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
   }
+  // Made once, not checked again for every mail; made again if someone removes it meanwhile.
+  let outboxMade: Promise<unknown> | undefined;
   return {
     async send(message) {
-      await fs.mkdir(outboxDir, { recursive: true });
+      await (outboxMade ??= fs.mkdir(outboxDir, { recursive: true }));
       const entry: OutboxEntry = { from, sentAt: new Date().toISOString(), ...message };
       // Time first, so a directory listing reads in the order mail was sent.
       const file = path.join(
         outboxDir,
         `${entry.sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
       );
-      await fs.writeFile(file, JSON.stringify(entry, null, 2));
+      await fs.writeFile(file, JSON.stringify(entry, null, 2)).catch(async (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await (outboxMade = fs.mkdir(outboxDir, { recursive: true }));
+        await fs.writeFile(file, JSON.stringify(entry, null, 2));
+      });
       log.info(
         { to: message.to, subject: message.subject, file, text: message.text },
         'mail written to the outbox (no SMTP_URL)',

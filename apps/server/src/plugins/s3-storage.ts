@@ -1,11 +1,4 @@
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
 import { MEDIA_PREFIX, isValidStorageKey, type Storage } from './storage.ts';
 
 export interface S3Options {
@@ -22,7 +15,10 @@ export interface S3Options {
  * S3 or any S3-compatible store (MinIO, R2, ...): what several server machines share. Objects are
  * still served through `/media/<key>`, so pages keep one origin and one CSP.
  */
-export function createS3Storage(options: S3Options): Storage {
+export async function createS3Storage(options: S3Options): Promise<Storage> {
+  // Loaded only when photos live in a bucket: the SDK costs a server ~20 MB that uses it not.
+  const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } =
+    await import('@aws-sdk/client-s3');
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { listing, user } from '../db/schema.ts';
+import { listing, messageBlock, user } from '../db/schema.ts';
 import { register, signInAs, TestClient } from './client.ts';
-import { demoListings, validBooking } from './fixtures.ts';
+import { demoListings, payFor, validBooking } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
 export const CALLERS = [
@@ -16,6 +16,23 @@ export const CALLERS = [
   'deleted',
 ] as const;
 export type Caller = (typeof CALLERS)[number];
+
+/**
+ * better-auth's settings calls under /api/auth (not in the OpenAPI document, which lists our own
+ * routes): the access matrix and the fuzzing cover them as they do every other route.
+ */
+export const AUTH_ROUTES = [
+  'POST /api/auth/update-user',
+  'POST /api/auth/change-password',
+  'POST /api/auth/change-email',
+  'POST /api/auth/send-verification-email',
+  'POST /api/auth/sign-in/magic-link',
+  'GET /api/auth/list-sessions',
+  'GET /api/auth/list-accounts',
+  'POST /api/auth/revoke-session',
+  'POST /api/auth/revoke-other-sessions',
+  'POST /api/auth/delete-user',
+] as const;
 
 /** One call of a route: its path with real ids, and a valid body. */
 export interface ApiCall {
@@ -54,6 +71,17 @@ export async function apiCallers(app: TestApp) {
     admin,
     deleted,
   };
+  /** Each caller's own address (the anonymous caller names one nobody has). */
+  const emailOf: Record<Caller, string> = {
+    anonymous: 'nobody-here@example.com',
+    buyer: buyerEmail,
+    buyerBearer: buyerEmail,
+    otherBuyer: (clients.otherBuyer as TestClient & { account: { email: string } }).account.email,
+    seller: 'seller@demo.local',
+    otherSeller: (clients.otherSeller as TestClient & { account: { email: string } }).account.email,
+    admin: 'admin@demo.local',
+    deleted: deleted.account.email,
+  };
   const cars = await demoListings(app);
   const demoCar = (
     await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id))
@@ -85,8 +113,42 @@ export async function apiCallers(app: TestApp) {
     return row!.id;
   }
 
-  /** The path and body of one call of a route, with fresh targets where a call uses them up. */
-  async function callOf(method: string, path: string): Promise<ApiCall> {
+  /** A new saved search of the buyer's. */
+  async function freshSavedSearch(): Promise<string> {
+    const response = await clients.buyer.post('/api/saved-searches', {
+      name: 'Matrix search',
+      query: 'make=Toyota',
+      alerts: 'off',
+    });
+    return ((await response.json()) as { insertedId: string }).insertedId;
+  }
+
+  /**
+   * A new conversation of the buyer with the demo seller, about a new car. A block an earlier
+   * call made is lifted first: blocks are between two people, not of one conversation.
+   */
+  async function freshConversation(): Promise<string> {
+    await app.database.db.delete(messageBlock);
+    const response = await clients.buyer.post(`/api/listings/${await freshCar()}/messages`, {
+      body: 'Is it still for sale?',
+    });
+    return ((await response.json()) as { conversationId: string }).conversationId;
+  }
+
+  /** A new report of a new conversation, by its buyer. */
+  async function freshReport(): Promise<string> {
+    const response = await clients.buyer.post(
+      `/api/conversations/${await freshConversation()}/report`,
+      { reason: 'Matrix report' },
+    );
+    return ((await response.json()) as { insertedId: string }).insertedId;
+  }
+
+  /**
+   * The path and body of one call of a route, with fresh targets where a call uses them up;
+   * `caller`, when a valid body depends on who sends it.
+   */
+  async function callOf(method: string, path: string, caller?: Caller): Promise<ApiCall> {
     const route = `${method} ${path}`;
     const car = path.includes('/listings/{id}') ? await freshCar() : undefined;
     switch (route) {
@@ -110,6 +172,11 @@ export async function apiCallers(app: TestApp) {
       case 'GET /api/booked/{id}':
       case 'POST /api/booked/{id}/cancel':
         return { path: path.replace('{id}', await freshBooking()) };
+      case 'GET /api/booked/{id}/receipt': {
+        const paid = await freshBooking();
+        await payFor(clients.buyer, paid);
+        return { path: path.replace('{id}', paid) };
+      }
       case 'POST /api/product':
         return {
           path: `${path}?name=Microbus`,
@@ -124,6 +191,10 @@ export async function apiCallers(app: TestApp) {
             images: [demoPhoto],
           },
         };
+      case 'GET /api/users/{id}/listings':
+        return { path: path.replace('{id}', await freshAccountId('Seller')) };
+      case 'POST /api/listings/{id}/remove':
+        return { path: path.replace('{id}', car!), body: { reason: 'Matrix reason' } };
       case 'GET /api/all/user':
         return { path: `${path}?role=Buyer` };
       case 'PUT /api/user/verify/{id}':
@@ -144,6 +215,63 @@ export async function apiCallers(app: TestApp) {
             card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
           },
         };
+      case 'PUT /api/saved-cars/{listingId}':
+      case 'DELETE /api/saved-cars/{listingId}':
+        return { path: path.replace('{listingId}', await freshCar()) };
+      case 'POST /api/saved-searches':
+        return { path, body: { name: 'Matrix Toyotas', query: 'make=Toyota', alerts: 'off' } };
+      case 'PATCH /api/saved-searches/{id}':
+        return { path: path.replace('{id}', await freshSavedSearch()), body: { alerts: 'daily' } };
+      case 'DELETE /api/saved-searches/{id}':
+        return { path: path.replace('{id}', await freshSavedSearch()) };
+      case 'POST /api/user/roles':
+        // A role the caller holds already: access is what is checked, and nothing changes.
+        return {
+          path,
+          body: { role: caller === 'seller' || caller === 'otherSeller' ? 'Seller' : 'Buyer' },
+        };
+      case 'POST /api/auth/update-user':
+        return { path, body: { name: 'Matrix Person' } };
+      case 'POST /api/auth/change-password':
+        // A wrong current password: answered after access was granted, and nothing changes.
+        return {
+          path,
+          body: { currentPassword: 'not the password', newPassword: 'matrix pass 2026' },
+        };
+      case 'POST /api/auth/change-email':
+        return { path, body: { newEmail: `moved-${randomUUID()}@example.com` } };
+      case 'POST /api/auth/send-verification-email':
+      case 'POST /api/auth/sign-in/magic-link':
+        // Each caller's own address: mail is limited per address.
+        return { path, body: { email: emailOf[caller ?? 'buyer'] } };
+      case 'POST /api/auth/revoke-session':
+        // Nobody's session: as if someone else's.
+        return { path, body: { id: randomUUID() } };
+      case 'POST /api/auth/delete-user':
+        return { path, body: { password: 'not the password' } };
+      case 'POST /api/listings/{id}/messages':
+        return { path: path.replace('{id}', car!), body: { body: 'Is it still for sale?' } };
+      case 'GET /api/conversations/{id}':
+      case 'GET /api/conversations/{id}/messages':
+      case 'POST /api/conversations/{id}/read':
+      case 'PUT /api/conversations/{id}/block':
+      case 'DELETE /api/conversations/{id}/block':
+        return { path: path.replace('{id}', await freshConversation()) };
+      case 'POST /api/conversations/{id}/messages':
+        return {
+          path: path.replace('{id}', await freshConversation()),
+          body: { body: 'Matrix message' },
+        };
+      case 'POST /api/conversations/{id}/report':
+        return {
+          path: path.replace('{id}', await freshConversation()),
+          body: { reason: 'Matrix reason' },
+        };
+      case 'POST /api/reports/{id}/resolve':
+        return { path: path.replace('{id}', await freshReport()) };
+      case 'POST /api/unsubscribe':
+        // Public: every caller reaches the token check; this one is not signed by the server.
+        return { path: `${path}?token=s.00000000-0000-4000-8000-000000000000.${'x'.repeat(32)}` };
       default:
         return { path: car ? path.replace('{id}', car) : path };
     }

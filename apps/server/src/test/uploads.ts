@@ -7,10 +7,11 @@ export async function uploadBytes(
   bytes: Buffer,
   filename = 'photo.jpg',
   type = 'image/jpeg',
+  path = '/api/uploads',
 ) {
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(bytes)], { type }), filename);
-  return client.request('/api/uploads', { method: 'POST', body: form });
+  return client.request(path, { method: 'POST', body: form });
 }
 
 /** A real JPEG photo with EXIF (camera, GPS-like comment) to prove the metadata is stripped. */

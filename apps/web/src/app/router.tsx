@@ -47,6 +47,10 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazyWithPreload(() => import('./routes/reset-password')),
   },
   {
+    path: '/unsubscribe',
+    page: lazyWithPreload(() => import('./routes/unsubscribe')),
+  },
+  {
     path: '/cars',
     page: lazyWithPreload(() => import('./routes/cars')),
   },

@@ -67,6 +67,21 @@ describe('api client', () => {
     });
   });
 
+  it('keeps when the hold that refused a request ends', async () => {
+    const reservedUntil = '2026-11-23T16:05:00.000Z';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(
+        answer(409, {
+          error: { code: 'conflict', message: 'Another buyer is paying', reservedUntil },
+        }),
+      ),
+    );
+
+    const error = await failure(api.post('/payments/hold', { bookingId: '1' }));
+    expect(error).toMatchObject({ status: 409, reservedUntil });
+  });
+
   it('names an error answer that is not JSON by its status', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(answer(503, '<h1>Busy</h1>', 'text/html')));
 

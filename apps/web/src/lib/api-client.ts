@@ -13,12 +13,16 @@ export class ApiError extends Error {
     readonly status: number,
     /** The input field the error is about, when the server named one. */
     readonly field?: string,
+    /** The person's own booking that stopped the request, when the server named one. */
+    readonly bookingId?: string,
+    /** When a hold on the car that stops this request ends (ISO time), when the server said. */
+    readonly reservedUntil?: string,
   ) {
     super(message);
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Set by features/auth/session-keeper.ts while someone is signed in (spec section 9): headers for
@@ -63,12 +67,11 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
  * rather than with ApiErrorSchema: zod would add ~24 KB to every page.
  */
 export function apiErrorOf(status: number, body: unknown, fallback = FALLBACK_MESSAGE): ApiError {
-  const { code, message, field } = ((body as { error?: unknown } | null)?.error ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const { code, message, field, bookingId, reservedUntil } = ((body as { error?: unknown } | null)
+    ?.error ?? {}) as Record<string, unknown>;
+  const named = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return typeof code === 'string' && typeof message === 'string'
-    ? new ApiError(code, message, status, typeof field === 'string' ? field : undefined)
+    ? new ApiError(code, message, status, named(field), named(bookingId), named(reservedUntil))
     : new ApiError(
         CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad-request'),
         fallback,
@@ -134,6 +137,7 @@ export const api = {
     request<T>('GET', path, options),
   post: withBody('POST'),
   put: withBody('PUT'),
+  patch: withBody('PATCH'),
   delete: withBody('DELETE'),
 };
 

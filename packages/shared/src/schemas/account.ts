@@ -72,6 +72,19 @@ export const IsAdminSchema = z.object({ isAdmin: z.boolean() });
 export const IsBuyerSchema = z.object({ isBuyer: z.boolean() });
 export const IsSellerSchema = z.object({ isSeller: z.boolean() });
 
+/**
+ * `GET /api/sign-in-options`: the ways of signing in this server offers besides a password,
+ * whether booking and listing wait for a confirmed email address (REQUIRE_VERIFIED_EMAIL), and
+ * how many days a deleted account keeps its address (what deleting an account says).
+ */
+export const SignInOptionsSchema = z.object({
+  google: z.boolean(),
+  emailLink: z.boolean(),
+  requireVerifiedEmail: z.boolean(),
+  deletedAccountHoldDays: z.number().int(),
+});
+export type SignInOptions = z.infer<typeof SignInOptionsSchema>;
+
 export const AccessTokenSchema = z.object({
   accessToken: z.string(),
   /** ISO time the token stops working. */

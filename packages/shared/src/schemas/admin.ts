@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { textSchema } from '../text.ts';
+import { MyListingSchema } from './listing.ts';
 
 /** One user in the admin tables. `verify` is the spec's string "true" once an admin verified them. */
 export const AdminUserSchema = z.object({
   _id: z.uuid(),
   name: z.string(),
   email: z.string(),
+  /** The first role the account took (the spec's field); `roles` lists every role it holds. */
   role: z.enum(['Buyer', 'Seller', 'admin']).nullable(),
+  roles: z.array(z.enum(['Buyer', 'Seller', 'admin'])),
   verify: z.literal('true').optional(),
   createdAt: z.string(),
 });
@@ -27,6 +30,28 @@ export const AcknowledgedCountSchema = z.object({
   modifiedCount: z.number().int().optional(),
   deletedCount: z.number().int().optional(),
 });
+
+/** Why an admin took a car off the site: mailed to its seller and kept in the audit log. */
+const RemoveReasonSchema = textSchema('Reason', { max: 1000, multiline: true });
+
+/**
+ * `POST /api/listings/:id/remove`. Callers of the first API send no body (Fastify checks a missing
+ * body as null), so the reason is optional here; the Remove car dialog asks for it
+ * (RemoveCarFormSchema).
+ */
+export const RemoveListingSchema = z.object({ reason: RemoveReasonSchema.optional() }).nullish();
+export type RemoveListingInput = z.infer<typeof RemoveListingSchema>;
+
+/** The Remove car dialog: the seller is always told why. */
+export const RemoveCarFormSchema = z.object({ reason: RemoveReasonSchema });
+export type RemoveCarFormInput = z.infer<typeof RemoveCarFormSchema>;
+
+/** `GET /api/users/:id/listings`: a person and their cars, every status, newest first (admins). */
+export const UserCarsSchema = z.object({
+  user: AdminUserSchema,
+  listings: z.array(MyListingSchema),
+});
+export type UserCars = z.infer<typeof UserCarsSchema>;
 
 export const AuditEntrySchema = z.object({
   _id: z.uuid(),

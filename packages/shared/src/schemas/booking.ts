@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOOKING_STATUSES } from '../enums.ts';
+import { BOOKING_CLOSE_REASONS, BOOKING_STATUSES } from '../enums.ts';
 import { textSchema } from '../text.ts';
 
 /** 7 to 20 digits, with an optional leading + and spaces, dashes or parentheses between. */
@@ -27,6 +27,19 @@ export const CreateBookingSchema = z.object({
 });
 export type CreateBookingInput = z.infer<typeof CreateBookingSchema>;
 
+/**
+ * `POST /api/category` may carry an `Idempotency-Key` header: the same key again (a retry after
+ * an answer was lost) answers the booking that key made instead of booking twice.
+ */
+export const IdempotencyKeySchema = z
+  .string()
+  .min(8, 'Idempotency-Key must have 8 to 200 characters')
+  .max(200, 'Idempotency-Key must have 8 to 200 characters')
+  .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key may contain visible ASCII characters only');
+export const CreateBookingHeadersSchema = z.looseObject({
+  'idempotency-key': IdempotencyKeySchema.optional(),
+});
+
 /** The booking form: what the buyer types. */
 export const BookingFormSchema = CreateBookingSchema.omit({ listingId: true });
 export type BookingFormInput = z.infer<typeof BookingFormSchema>;
@@ -53,6 +66,8 @@ export const BookingSchema = z.object({
   transactionId: z.string().nullable(),
   sellerName: z.string(),
   createdAt: z.string(),
+  /** Why a `closed` booking closed; null otherwise (and for bookings closed before it was kept). */
+  closedReason: z.enum(BOOKING_CLOSE_REASONS).nullable(),
 });
 export type Booking = z.infer<typeof BookingSchema>;
 export const BookingListSchema = z.array(BookingSchema);
@@ -61,6 +76,23 @@ export const BookingListSchema = z.array(BookingSchema);
 export const BookedItemSchema = BookingSchema.extend({ sold: z.boolean() });
 export type BookedItem = z.infer<typeof BookedItemSchema>;
 export const BookedItemListSchema = z.array(BookedItemSchema);
+
+/** `GET /api/booked/:id/receipt`: the receipt of a paid booking, for its buyer. */
+export const ReceiptSchema = z.object({
+  bookingId: z.uuid(),
+  listingId: z.uuid(),
+  carName: z.string(),
+  carYear: z.number().int(),
+  sellerName: z.string(),
+  buyerName: z.string(),
+  buyerEmail: z.string(),
+  /** What the buyer paid, in minor units. */
+  amount: z.number().int(),
+  currency: z.string(),
+  paidAt: z.string(),
+  transactionId: z.string(),
+});
+export type Receipt = z.infer<typeof ReceiptSchema>;
 
 /** `POST /api/create-payment-intent`: a `price` sent is ignored; the booking decides. */
 export const CreatePaymentIntentSchema = z.object({

@@ -204,6 +204,8 @@ export const MyListingSchema = ListingDetailSchema.extend({
   openBookingsCount: z.number().int(),
   /** A booking of it is paid. */
   sold: z.boolean(),
+  /** How many people saved it (no names). */
+  savedCount: z.number().int(),
 });
 export type MyListing = z.infer<typeof MyListingSchema>;
 export const MyListingListSchema = z.array(MyListingSchema);

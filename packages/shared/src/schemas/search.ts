@@ -98,6 +98,44 @@ export const SearchQuerySchema = PageQuerySchema.extend({
   });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
+/** `application/x-www-form-urlencoded` decoding, as URLSearchParams does (no DOM types here). */
+const decodePart = (part: string) => {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return part;
+  }
+};
+
+/** A query string as the search call's parameters: a repeated name becomes a list. */
+export function searchParamsOf(query: string): Record<string, string | string[]> {
+  // No prototype: a parameter named `__proto__` is a parameter like any other.
+  const grouped: Record<string, string | string[]> = Object.create(null) as Record<
+    string,
+    string | string[]
+  >;
+  const pairs = query
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return at < 0
+        ? [decodePart(pair), '']
+        : [decodePart(pair.slice(0, at)), decodePart(pair.slice(at + 1))];
+    });
+  for (const [key, value] of pairs as [string, string][]) {
+    const previous = grouped[key];
+    grouped[key] =
+      previous === undefined
+        ? value
+        : Array.isArray(previous)
+          ? [...previous, value]
+          : [previous, value];
+  }
+  return grouped;
+}
+
 export const FacetValueSchema = z.object({ value: z.string(), count: z.number().int() });
 export const FacetRangeSchema = z.object({
   /** Inclusive bounds; null is open-ended. Prices in minor units. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inArray, isNull, and, sql } from 'drizzle-orm';
+import type { Role } from '@carmarket/shared';
 import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
 import type { Db } from '../client.ts';
 import { hashPassword } from 'better-auth/crypto';
@@ -10,10 +11,10 @@ import { SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
 import { wideDemoCatalogue } from './catalogue.ts';
 
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@demo.local', name: 'Avery Admin', role: 'admin' },
-  { email: 'seller@demo.local', name: 'Riverside Motors', role: 'Seller' },
-  { email: 'buyer@demo.local', name: 'Jordan Buyer', role: 'Buyer' },
-] as const;
+  { email: 'admin@demo.local', name: 'Avery Admin', roles: ['admin'] },
+  { email: 'seller@demo.local', name: 'Riverside Motors', roles: ['Seller'] },
+  { email: 'buyer@demo.local', name: 'Jordan Buyer', roles: ['Buyer'] },
+] as const satisfies ReadonlyArray<{ email: string; name: string; roles: readonly Role[] }>;
 
 const ICON_COLORS = { van: '#2563eb', sedan: '#7c3aed', hatch: '#059669' } as const;
 
@@ -94,8 +95,14 @@ export async function seedDatabase(
 
     const people = await tx
       .insert(user)
-      .values(DEMO_ACCOUNTS.map((person) => ({ ...person, emailVerified: true })))
-      .returning({ id: user.id, name: user.name, role: user.role });
+      .values(
+        DEMO_ACCOUNTS.map((person) => ({
+          ...person,
+          roles: [...person.roles],
+          emailVerified: true,
+        })),
+      )
+      .returning({ id: user.id, name: user.name, roles: user.roles });
     const passwordHash = await hashPassword(options.demoPassword);
     await tx.insert(account).values(
       people.map((person) => ({
@@ -105,7 +112,7 @@ export async function seedDatabase(
         password: passwordHash,
       })),
     );
-    const seller = people.find((person) => person.role === 'Seller');
+    const seller = people.find((person) => person.roles.includes('Seller'));
     if (!seller) throw new Error('Could not create the demo seller');
     // The photos count as the seller's uploads, so editing a demo car can keep or reorder them.
     const uploads = photos.flat().map((image) => ({

@@ -1,3 +1,4 @@
+import { holdsRole } from '@carmarket/shared';
 import { decide } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
@@ -7,5 +8,5 @@ import type { SessionUser } from '../../plugins/auth.ts';
  */
 export const adminPolicy = {
   canAdminister: (actor: SessionUser) =>
-    decide(actor.role === 'admin', 'This is for admin accounts only.'),
+    decide(holdsRole(actor.roles, 'admin'), 'This is for admin accounts only.'),
 };

@@ -1,4 +1,4 @@
-import type { AdminUser, AuditEntry } from '@carmarket/shared';
+import { firstRole, type AdminUser, type AuditEntry } from '@carmarket/shared';
 import type { listAudit, listUsers } from './admin.service.ts';
 
 type UserRow = Awaited<ReturnType<typeof listUsers>>['rows'][number];
@@ -10,7 +10,8 @@ export function presentAdminUser(row: UserRow): AdminUser {
     _id: row.id,
     name: row.name,
     email: row.email,
-    role: row.role,
+    role: firstRole(row.roles),
+    roles: row.roles,
     ...(row.verified ? { verify: 'true' as const } : {}),
     createdAt: row.createdAt.toISOString(),
   };

@@ -6,19 +6,33 @@ import {
   AllUsersQuerySchema,
   AuditListSchema,
   IdParamsSchema,
+  RemoveListingSchema,
+  UserCarsSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { adminPolicy } from './admin.policy.ts';
 import { presentAdminUser, presentAuditEntry } from './admin.presenter.ts';
 import type { Mailer } from '../../plugins/mail.ts';
-import { deleteUser, listAudit, listUsers, removeListing, verifySeller } from './admin.service.ts';
+import type { LiveHub } from '../messages/live.ts';
+import {
+  carsOfUser,
+  deleteUser,
+  listAudit,
+  listUsers,
+  removeListing,
+  verifySeller,
+} from './admin.service.ts';
+import { presentMyListing } from '../listings/listings.presenter.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
   mailer: Mailer;
-}> = async (app, { db, mailer }) => {
+  live: LiveHub;
+  /** DELETED_ACCOUNT_HOLD_DAYS: how long a deleted account keeps its address. */
+  holdDays: number;
+}> = async (app, { db, mailer, live, holdDays }) => {
   const adminOnly = [app.authenticate, guard(adminPolicy.canAdminister)];
 
   app.get(
@@ -69,8 +83,26 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await deleteUser(db, mailer, currentUser(request), request.params.id);
+      await deleteUser(db, mailer, currentUser(request), request.params.id, { holdDays, live });
       return { acknowledged: true as const, deletedCount: 1 };
+    },
+  );
+
+  app.get(
+    '/users/:id/listings',
+    {
+      preValidation: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: "A person's cars, removed ones included, newest first (admins)",
+        params: IdParamsSchema,
+        response: { 200: UserCarsSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { owner, cars } = await carsOfUser(db, request.params.id);
+      reply.header('cache-control', 'no-store');
+      return { user: presentAdminUser(owner), listings: cars.map(presentMyListing) };
     },
   );
 
@@ -93,13 +125,21 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       preValidation: adminOnly,
       schema: {
         tags: ['listings'],
-        summary: 'Remove any car that is not sold (admins); its open bookings close',
+        summary:
+          'Remove any car that is not sold (admins); its open bookings close, and its seller is mailed the `reason`',
         params: IdParamsSchema,
+        body: RemoveListingSchema,
         response: { 200: AcknowledgedSchema, ...errorResponses },
       },
     },
     async (request) => {
-      await removeListing(db, mailer, currentUser(request), request.params.id);
+      await removeListing(
+        db,
+        mailer,
+        currentUser(request),
+        request.params.id,
+        request.body?.reason,
+      );
       return { acknowledged: true as const };
     },
   );

@@ -1,18 +1,15 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, listing, session, user } from '../../db/schema.ts';
+import { auditLog, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { userPolicy } from '../users/users.policy.ts';
-import {
-  cancelBookingsOfBuyer,
-  lockCar,
-  notifyClosed,
-  removeCar,
-  removeCarsOfSeller,
-} from '../listings/lifecycle.ts';
+import { lockCar, notifyClosed, removeCar } from '../listings/lifecycle.ts';
+import { listingsOfSeller } from '../listings/seller.service.ts';
+import type { LiveHub } from '../messages/live.ts';
+import { deleteAccount } from '../users/account-deletion.ts';
 
 export async function listUsers(
   db: Db,
@@ -24,7 +21,8 @@ export async function listUsers(
   },
 ) {
   const filters: SQL[] = [isNull(user.deletedAt)];
-  if (query.role) filters.push(eq(user.role, query.role));
+  // Someone holding two roles is in both lists (decision 016).
+  if (query.role) filters.push(sql`${user.roles} @> array[${query.role}]::text[]`);
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     filters.push(or(ilike(user.name, pattern), ilike(user.email, pattern))!);
@@ -36,7 +34,7 @@ export async function listUsers(
         id: user.id,
         name: user.name,
         email: user.email,
-        role: user.role,
+        roles: user.roles,
         verified: user.verified,
         createdAt: user.createdAt,
       })
@@ -83,101 +81,89 @@ export async function verifySeller(db: Db, actor: SessionUser, id: string): Prom
 }
 
 /**
- * Deletes a user: they can no longer sign in and every session and token stops at once; their
- * available cars are removed and their open bookings cancelled, and the people affected are told.
- * Paid bookings and payments stay for the records.
+ * An admin deletes a person: the same code path as a person deleting their own account
+ * (users/account-deletion.ts), which says what it does.
  */
 export async function deleteUser(
   db: Db,
   mailer: Mailer,
   actor: SessionUser,
   id: string,
+  options: { holdDays: number; live: LiveHub },
 ): Promise<void> {
-  const target = await liveUser(db, id);
-  const allowed = userPolicy.canDelete(actor, target);
-  if (!allowed.ok) throw forbidden(allowed.reason);
-
-  const effects = await db.transaction(async (tx) => {
-    await tx.update(user).set({ deletedAt: new Date() }).where(eq(user.id, id));
-    await tx.delete(session).where(eq(session.userId, id));
-
-    // Their cars that were still for sale leave the market; bookings of them close.
-    const closedByCar = await removeCarsOfSeller(tx, id);
-    // Their own open bookings are cancelled, and any car they held is freed.
-    const cancelled = await cancelBookingsOfBuyer(tx, id);
-    const sellersTold = cancelled.length
-      ? await tx
-          .select({ email: user.email, name: user.name, carName: listing.name })
-          .from(listing)
-          .innerJoin(user, eq(user.id, listing.sellerId))
-          .where(
-            and(
-              inArray(
-                listing.id,
-                cancelled.map((b) => b.listingId),
-              ),
-              ne(user.id, id),
-            ),
-          )
-      : [];
-
-    await audit(tx, {
-      actorId: actor.id,
-      action: 'user.delete',
-      targetType: 'user',
-      targetId: id,
-      details: {
-        email: target.email,
-        role: target.role,
-        carsRemoved: closedByCar.length,
-        bookingsCancelled: cancelled.length,
-      },
-    });
-    return { closedByCar, sellersTold };
-  });
-
-  await Promise.allSettled([
-    ...effects.closedByCar.map(({ carName, closed }) =>
-      notifyClosed(mailer, carName, closed, 'the seller’s account was closed'),
-    ),
-    ...effects.sellersTold.map((seller) =>
-      mailer.send({
-        to: seller.email,
-        subject: `A booking of ${seller.carName} was cancelled`,
-        text: `Hello ${seller.name},\n\nA booking of your ${seller.carName} was cancelled because the buyer's account was closed. Your car stays on sale.`,
-      }),
-    ),
-  ]);
+  await deleteAccount(db, mailer, { by: 'admin', actor }, id, options);
 }
 
 /**
  * An admin takes any car that is not sold off the site; its open bookings close and their buyers
- * are told. Recorded in the audit log.
+ * are told. Its seller is told too, with the admin's reason. Recorded in the audit log.
  */
 export async function removeListing(
   db: Db,
   mailer: Mailer,
   actor: SessionUser,
   id: string,
+  reason: string | undefined,
 ): Promise<void> {
   const outcome = await db.transaction(async (tx) => {
     const car = await lockCar(tx, id);
     if (!car) throw notFound('That car');
     if (car.status === 'sold') throw conflict('A sold car stays on record and cannot be removed.');
-    if (car.status === 'removed') return null;
     const closed = await removeCar(tx, id);
+    if (!closed) return null;
     await audit(tx, {
       actorId: actor.id,
       action: 'listing.remove',
       targetType: 'listing',
       targetId: id,
-      details: { name: car.name },
+      details: { name: car.name, ...(reason ? { reason } : {}) },
     });
-    return { name: car.name, closed };
+    const [seller] = await tx
+      .select({ email: user.email, name: user.name })
+      .from(user)
+      .where(and(eq(user.id, car.sellerId), isNull(user.deletedAt)));
+    return { name: car.name, closed, seller };
   });
-  if (outcome) {
-    await notifyClosed(mailer, outcome.name, outcome.closed, 'it was removed from the site');
-  }
+  if (!outcome) return;
+  const { name, closed, seller } = outcome;
+  await Promise.allSettled([
+    notifyClosed(mailer, name, closed, 'removed'),
+    // A deleted seller's account gets no mail.
+    ...(seller ? [mailer.send(removalNotice(seller, name, reason, closed.length))] : []),
+  ]);
+}
+
+/** The mail that tells a seller an admin removed their car, and why. */
+function removalNotice(
+  seller: { email: string; name: string },
+  carName: string,
+  reason: string | undefined,
+  closedBookings: number,
+) {
+  const bookings =
+    closedBookings === 0
+      ? ''
+      : closedBookings === 1
+        ? 'Its open booking was closed and the buyer told; nothing was charged.'
+        : `Its ${closedBookings} open bookings were closed and the buyers told; nothing was charged.`;
+  return {
+    to: seller.email,
+    subject: `Your ${carName} was removed from CarMarket`,
+    text: [
+      `Hello ${seller.name},`,
+      `An administrator removed your ${carName} from CarMarket. It no longer shows on the site and cannot be booked.`,
+      reason ? `The reason they gave:\n\n${reason}` : 'They gave no reason.',
+      bookings,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  };
+}
+
+/** A person and all their cars, removed ones included, for the admin's view of their cars. */
+export async function carsOfUser(db: Db, id: string) {
+  const owner = await liveUser(db, id);
+  return { owner, cars: await listingsOfSeller(db, id, { withRemoved: true }) };
 }
 
 export async function listAudit(db: Db, limit = 100) {

@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminUserListSchema,
   AuditListSchema,
   CategoryDetailSchema,
+  MyListingListSchema,
   StatsSchema,
+  UserCarsSchema,
 } from '@carmarket/shared';
 import { booking, listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
@@ -137,7 +139,7 @@ describe('admin calls', () => {
     const other = await register(app, { role: undefined });
     await app.database.db
       .update(user)
-      .set({ role: 'admin' })
+      .set({ roles: ['admin'] })
       .where(eq(user.email, other.account.email));
     const otherAdmin = await admin.request(
       `/api/user/remove/${await idOf(app, other.account.email)}`,
@@ -285,5 +287,71 @@ describe('GET /api/stats', () => {
     expect(admin.usersByRole).toMatchObject({ admin: 1, Seller: 1 });
     expect(admin.usersByRole.Buyer).toBeGreaterThanOrEqual(2);
     expect((await new TestClient(app).get('/api/stats')).status).toBe(401);
+  });
+});
+
+describe("a person's cars, as admins see them", () => {
+  let app: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    admin = await signInAs(app, 'admin@demo.local');
+  });
+  afterAll(() => app.close());
+
+  it('GET /api/users/:id/listings lists every car of the person, removed ones too', async () => {
+    const seller = await signInAs(app, 'seller@demo.local');
+    const sellerId = await idOf(app, 'seller@demo.local');
+    const [car] = await demoListings(app);
+    expect((await admin.post(`/api/listings/${car!.id}/remove`, { reason: 'Test' })).status).toBe(
+      200,
+    );
+
+    const { user: owner, listings } = UserCarsSchema.parse(
+      await (await admin.get(`/api/users/${sellerId}/listings`)).json(),
+    );
+    expect(owner).toMatchObject({ _id: sellerId, email: 'seller@demo.local', role: 'Seller' });
+    expect(listings).toHaveLength(18);
+    expect(listings.find((listing) => listing._id === car!.id)?.status).toBe('removed');
+    // The seller's own list leaves the removed car out, as before.
+    const own = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    expect(own).toHaveLength(17);
+
+    expect((await seller.get(`/api/users/${sellerId}/listings`)).status).toBe(403);
+    expect((await admin.get('/api/users/nope/listings')).status).toBe(400);
+    expect(
+      (await admin.get('/api/users/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10/listings')).status,
+    ).toBe(404);
+  });
+
+  it("keeps a deleted seller's withdrawn cars withdrawn in the figures, not removed by an admin", async () => {
+    const seller = await signInAs(app, 'seller@demo.local');
+    const sellerId = await idOf(app, 'seller@demo.local');
+    const onSale = async () =>
+      (
+        await app.database.db
+          .select({ id: listing.id })
+          .from(listing)
+          .where(and(eq(listing.sellerId, sellerId), eq(listing.status, 'available')))
+      ).map((car) => car.id);
+    const [toWithdraw] = await onSale();
+    expect((await seller.post(`/api/listings/${toWithdraw}/withdraw`)).status).toBe(200);
+    const stillOnSale = (await onSale()).length;
+    const before = StatsSchema.parse(await (await admin.get('/api/stats')).json());
+
+    expect((await admin.request(`/api/user/remove/${sellerId}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+
+    const after = StatsSchema.parse(await (await admin.get('/api/stats')).json());
+    expect(after.listingsByStatus.withdrawn).toBe(before.listingsByStatus.withdrawn);
+    expect(after.listingsByStatus.removed).toBe(
+      (before.listingsByStatus.removed ?? 0) + stillOnSale,
+    );
+    const [kept] = await app.database.db
+      .select({ status: listing.status })
+      .from(listing)
+      .where(eq(listing.id, toWithdraw!));
+    expect(kept?.status).toBe('withdrawn');
   });
 });

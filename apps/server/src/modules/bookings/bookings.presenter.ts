@@ -1,5 +1,5 @@
-import type { BookedItem, Booking } from '@carmarket/shared';
-import type { BookingRow } from './bookings.service.ts';
+import type { BookedItem, Booking, Receipt } from '@carmarket/shared';
+import type { BookingRow, ReceiptRow } from './bookings.service.ts';
 
 export function presentBooking(row: BookingRow): Booking {
   return {
@@ -19,10 +19,29 @@ export function presentBooking(row: BookingRow): Booking {
     transactionId: row.transactionId,
     sellerName: row.sellerName,
     createdAt: row.createdAt.toISOString(),
+    closedReason: row.status === 'closed' ? row.closedReason : null,
   };
 }
 
 /** A booking of one of the seller's cars, with whether that car sold (to anyone). */
 export function presentBookedItem(row: BookingRow & { sold: boolean }): BookedItem {
-  return { ...presentBooking(row), sold: row.sold };
+  // Added to the booking's object, not spread into a new one (see listings.presenter.ts).
+  return Object.assign(presentBooking(row), { sold: row.sold });
+}
+
+/** The receipt of a paid booking: what was bought, from whom, for how much, when. */
+export function presentReceipt(row: ReceiptRow): Receipt {
+  return {
+    bookingId: row.id,
+    listingId: row.listingId,
+    carName: row.carName,
+    carYear: row.carYear,
+    sellerName: row.sellerName,
+    buyerName: row.buyerName,
+    buyerEmail: row.buyerEmail,
+    amount: row.priceCents,
+    currency: row.currency,
+    paidAt: row.paidAt.toISOString(),
+    transactionId: row.transactionId,
+  };
 }

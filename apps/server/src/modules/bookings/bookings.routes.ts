@@ -3,31 +3,39 @@ import {
   BookedItemListSchema,
   BookingListSchema,
   BookingSchema,
+  CreateBookingHeadersSchema,
   CreateBookingSchema,
   EmailQuerySchema,
+  holdsRole,
   IdParamsSchema,
   InsertedSchema,
+  ReceiptSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
+import type { LiveHub } from '../messages/live.ts';
 import { bookingPolicy } from './bookings.policy.ts';
-import { presentBookedItem, presentBooking } from './bookings.presenter.ts';
+import { presentBookedItem, presentBooking, presentReceipt } from './bookings.presenter.ts';
 import {
   bookedItems,
   bookingsOfEmail,
   cancelBooking,
   createBooking,
   findBooking,
+  receiptOf,
 } from './bookings.service.ts';
 import { guard } from '../../plugins/auth.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
-export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = async (
-  app,
-  { db, mailer },
-) => {
+export const bookingRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  mailer: Mailer;
+  live: LiveHub;
+  /** REQUIRE_VERIFIED_EMAIL: booking waits for a confirmed address. */
+  requireVerifiedEmail: boolean;
+}> = async (app, { db, mailer, live, requireVerifiedEmail }) => {
   app.post(
     '/category',
     {
@@ -35,12 +43,23 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
       schema: {
         tags: ['bookings'],
         summary: 'Book a car (Buyer accounts; not your own car; available cars only)',
+        description:
+          'An `Idempotency-Key` header makes a retry safe: the same key again answers the booking it made.',
+        headers: CreateBookingHeadersSchema,
         body: CreateBookingSchema,
         response: { 200: InsertedSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { id } = await createBooking(db, mailer, currentUser(request), request.body);
+      const { id } = await createBooking(
+        db,
+        mailer,
+        live,
+        currentUser(request),
+        request.body,
+        request.headers['idempotency-key'],
+        { requireVerifiedEmail },
+      );
       return { acknowledged: true as const, insertedId: id };
     },
   );
@@ -86,6 +105,27 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
     },
   );
 
+  app.get(
+    '/booked/:id/receipt',
+    {
+      preValidation: app.authenticate,
+      schema: {
+        tags: ['bookings'],
+        summary: 'The receipt of a paid booking (its buyer)',
+        params: IdParamsSchema,
+        response: { 200: ReceiptSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const found = await findBooking(db, request.params.id);
+      // Anyone but the buyer who paid sees no receipt, as if there were none (decision 008).
+      const receipt =
+        found && bookingPolicy.canSeeReceipt(currentUser(request), found) && receiptOf(found);
+      if (!receipt) throw notFound('That receipt');
+      return presentReceipt(receipt);
+    },
+  );
+
   app.post(
     '/booked/:id/cancel',
     {
@@ -113,7 +153,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{ db: Db; mailer: Mailer }> = 
     },
     async (request) => {
       const actor = currentUser(request);
-      const rows = await bookedItems(db, actor.role === 'admin' ? null : actor.id);
+      const rows = await bookedItems(db, holdsRole(actor.roles, 'admin') ? null : actor.id);
       return rows.map(presentBookedItem);
     },
   );

@@ -1,18 +1,23 @@
-import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { formatMoney, type CreateBookingInput } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
+import { prepared } from '../../db/prepared.ts';
 import { booking, listing, user } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { cancelPendingBooking } from '../listings/lifecycle.ts';
+import { noteBooking } from '../messages/conversation-news.ts';
+import type { LiveEnvelope } from '../messages/live-events.ts';
+import type { LiveHub } from '../messages/live.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 
 const bookingWithCar = {
   ...getTableColumns(booking),
   carName: listing.name,
   carImages: listing.images,
+  carYear: listing.year,
   sellerId: listing.sellerId,
   sellerName: listing.sellerName,
 };
@@ -30,13 +35,24 @@ function selectBookings(db: Db) {
 /**
  * Books a car for a buyer. Name, email and price come from the session and the car, never from
  * the request. The database's one-open-booking-per-buyer-and-car index settles races.
+ *
+ * `requestKey` is the request's Idempotency-Key: a retry of a request whose answer was lost (the
+ * buyer's network dropped) answers the booking the first one made, and sends no mail again.
+ * A conversation the buyer had about the car shows the booking as an event line.
  */
 export async function createBooking(
   db: Db,
   mailer: Mailer,
+  live: LiveHub,
   actor: SessionUser,
   input: CreateBookingInput,
+  requestKey: string | undefined,
+  site: { requireVerifiedEmail: boolean },
 ): Promise<{ id: string }> {
+  if (requestKey) {
+    const replayed = await bookingOfRequest(db, actor.id, requestKey, input.listingId);
+    if (replayed) return replayed;
+  }
   const [car] = await db
     .select({
       id: listing.id,
@@ -54,33 +70,64 @@ export async function createBooking(
   if (!car || car.status === 'withdrawn' || car.status === 'removed') {
     throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
   }
-  const allowed = bookingPolicy.canBook(actor, car);
+  const allowed = bookingPolicy.canBook(actor, car, site);
   if (!allowed.ok) throw forbidden(allowed.reason);
   if (car.status !== 'available') throw conflict('This car is no longer available for booking.');
 
   let id: string;
+  let told: LiveEnvelope[];
   try {
-    const [row] = await db
-      .insert(booking)
-      .values({
+    ({ id, told } = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(booking)
+        .values({
+          listingId: car.id,
+          buyerId: actor.id,
+          buyerName: actor.name,
+          buyerEmail: actor.email,
+          phone: input.userPhone,
+          location: input.userLocation,
+          priceCents: car.repriceCents,
+          currency: car.currency,
+          requestKey,
+        })
+        .returning({ id: booking.id });
+      const told = await noteBooking(tx, {
+        id: row!.id,
         listingId: car.id,
-        buyerId: actor.id,
-        buyerName: actor.name,
-        buyerEmail: actor.email,
-        phone: input.userPhone,
-        location: input.userLocation,
+        buyer: actor,
         priceCents: car.repriceCents,
         currency: car.currency,
-      })
-      .returning({ id: booking.id });
-    id = row!.id;
+        location: input.userLocation,
+      });
+      return { id: row!.id, told };
+    }));
   } catch (error) {
+    // The same request twice at once: the one that lost answers what the winner booked.
+    const replayed = requestKey && (await bookingOfRequest(db, actor.id, requestKey, car.id));
+    if (replayed) return replayed;
     if (isUniqueViolation(error, 'booking_one_open_per_buyer_listing')) {
-      throw conflict('You already have an open booking for this car. See My Orders.');
+      const [open] = await db
+        .select({ id: booking.id })
+        .from(booking)
+        .where(
+          and(
+            eq(booking.buyerId, actor.id),
+            eq(booking.listingId, car.id),
+            eq(booking.status, 'pending'),
+          ),
+        );
+      throw new AppError(
+        409,
+        'conflict',
+        'You already have an open booking for this car. See My Orders.',
+        open ? { bookingId: open.id } : {},
+      );
     }
     throw error;
   }
 
+  for (const envelope of told) live.publish(envelope);
   const price = formatMoney(car.repriceCents, car.currency);
   await Promise.allSettled([
     mailer.send({
@@ -97,17 +144,60 @@ export async function createBooking(
   return { id };
 }
 
-/** The bookings of the buyer with this email, newest first. */
-export async function bookingsOfEmail(db: Db, email: string): Promise<BookingRow[]> {
-  return selectBookings(db)
-    .innerJoin(user, eq(user.id, booking.buyerId))
-    .where(eq(sql`lower(${user.email})`, email.toLowerCase()))
-    .orderBy(desc(booking.createdAt));
+/**
+ * The booking this buyer's request with this Idempotency-Key made, if any. A key used to book
+ * another car is refused: it belongs to that request.
+ */
+async function bookingOfRequest(
+  db: Db,
+  buyerId: string,
+  requestKey: string,
+  listingId: string,
+): Promise<{ id: string } | undefined> {
+  const [made] = await db
+    .select({ id: booking.id, listingId: booking.listingId })
+    .from(booking)
+    .where(and(eq(booking.buyerId, buyerId), eq(booking.requestKey, requestKey)));
+  if (made && made.listingId !== listingId) {
+    throw new AppError(
+      409,
+      'conflict',
+      'This Idempotency-Key was already used to book another car; send a new key.',
+      { field: 'idempotency-key' },
+    );
+  }
+  return made && { id: made.id };
 }
 
+/** The bookings of the buyer with this email, newest first. */
+const bookingsByEmail = prepared('bookings_by_email', (db) =>
+  selectBookings(db)
+    .innerJoin(user, eq(user.id, booking.buyerId))
+    .where(eq(sql`lower(${user.email})`, sql.placeholder('email')))
+    .orderBy(desc(booking.createdAt)),
+);
+
+export async function bookingsOfEmail(db: Db, email: string): Promise<BookingRow[]> {
+  return bookingsByEmail(db, { email: email.toLowerCase() });
+}
+
+const bookingById = prepared('booking_by_id', (db) =>
+  selectBookings(db).where(eq(booking.id, sql.placeholder('id'))),
+);
+
 export async function findBooking(db: Db, id: string): Promise<BookingRow | undefined> {
-  const [row] = await selectBookings(db).where(eq(booking.id, id));
+  const [row] = await bookingById(db, { id });
   return row;
+}
+
+export type ReceiptRow = BookingRow & { paidAt: Date; transactionId: string };
+
+/** A paid booking with what its receipt shows; undefined for a booking that is not paid. */
+export function receiptOf(row: BookingRow): ReceiptRow | undefined {
+  const { paidAt, transactionId } = row;
+  return row.status === 'paid' && paidAt && transactionId
+    ? { ...row, paidAt, transactionId }
+    : undefined;
 }
 
 /** The buyer cancels a pending booking. */

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookingListSchema, BookingSchema } from '@carmarket/shared';
+import { BookingListSchema, BookingSchema, ReceiptSchema, type Booking } from '@carmarket/shared';
 import { listing, user } from '../../db/schema.ts';
+import { isSignUpMail } from '../../test/mail.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 describe('booking a car', () => {
@@ -55,7 +56,9 @@ describe('booking a car', () => {
     expect(
       mail.find((m) => m.to === 'seller@demo.local' && m.subject.includes(car.name))?.text,
     ).toContain('Bea Buyer');
-    expect(mail.find((m) => m.to === buyer.account.email)?.subject).toBe(`You booked ${car.name}`);
+    expect(mail.find((m) => m.to === buyer.account.email && !isSignUpMail(m))?.subject).toBe(
+      `You booked ${car.name}`,
+    );
   });
 
   it('lets only buyer accounts book', async () => {
@@ -139,6 +142,19 @@ describe('booking a car', () => {
     expect((await buyer.post('/api/category', validBooking(cars[4]!.id))).status).toBe(200);
   });
 
+  it('names the open booking that stops a second one, for a link to it (rough edge 7)', async () => {
+    const buyer = await register(app);
+    const first = await buyer.post('/api/category', validBooking(cars[7]!.id));
+    const { insertedId } = (await first.json()) as { insertedId: string };
+    const again = await buyer.post('/api/category', validBooking(cars[7]!.id));
+    expect(again.status).toBe(409);
+    expect(await errorOf(again)).toMatchObject({
+      code: 'conflict',
+      message: 'You already have an open booking for this car. See My Orders.',
+      bookingId: insertedId,
+    });
+  });
+
   it('refuses racing duplicate bookings with exactly one success', async () => {
     const buyer = await register(app);
     const statuses = await Promise.all(
@@ -148,6 +164,66 @@ describe('booking a car', () => {
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+  });
+
+  it('books once for a request retried with the same Idempotency-Key (rough edge 8)', async () => {
+    const buyer = await register(app);
+    const send = (key: string, listingId = cars[8]!.id) =>
+      buyer.request('/api/category', {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+        json: validBooking(listingId),
+      });
+    // The answer to the first was lost (the buyer went offline); the page sends it again.
+    const first = await send('retry-key-0001');
+    expect(first.status).toBe(200);
+    const { insertedId } = (await first.json()) as { insertedId: string };
+    const retried = await send('retry-key-0001');
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toEqual({ acknowledged: true, insertedId });
+
+    // Several copies at once (a flaky network) still make one booking.
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () => send('retry-key-0002', cars[9]!.id)),
+    );
+    expect(racing.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const ids = await Promise.all(
+      racing.map(async (r) => (await r.json()) as { insertedId: string }),
+    );
+    expect(new Set(ids.map((r) => r.insertedId)).size).toBe(1);
+
+    const mine = BookingListSchema.parse(
+      await (await buyer.get(`/api/booked?email=${buyer.account.email}`)).json(),
+    );
+    expect(mine.map((b) => b.listingId).sort()).toEqual([cars[8]!.id, cars[9]!.id].sort());
+    // One confirmation mail per booking, not one per copy.
+    const mail = await readOutbox(app.outboxDir);
+    expect(mail.filter((m) => m.to === buyer.account.email && !isSignUpMail(m))).toHaveLength(2);
+
+    // A new key is a new request: the one-open-booking rule answers it.
+    expect((await send('retry-key-0003')).status).toBe(409);
+    // A key belongs to the car it booked.
+    const reused = await send('retry-key-0001', cars[10]!.id);
+    expect(reused.status).toBe(409);
+    expect((await errorOf(reused)).field).toBe('idempotency-key');
+    // Another buyer's key is theirs alone.
+    const other = await register(app);
+    const theirs = await other.request('/api/category', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'retry-key-0001' },
+      json: validBooking(cars[8]!.id),
+    });
+    expect(theirs.status).toBe(200);
+    expect(((await theirs.json()) as { insertedId: string }).insertedId).not.toBe(insertedId);
+
+    for (const bad of ['short', 'x'.repeat(201), 'has space in it']) {
+      const response = await send(bad, cars[11]!.id);
+      expect(response.status, bad).toBe(400);
+      expect(await errorOf(response)).toMatchObject({
+        code: 'validation-failed',
+        field: 'idempotency-key',
+      });
+    }
   });
 
   it.each([
@@ -265,6 +341,125 @@ describe('seeing bookings', () => {
     expect((await seller.post(`/api/booked/${insertedId}/cancel`)).status).toBe(403);
     expect((await (await register(app)).post(`/api/booked/${insertedId}/cancel`)).status).toBe(404);
     expect((await buyer.post(`/api/booked/${insertedId}/cancel`)).status).toBe(200);
+  });
+});
+
+describe('receipts (rough edge 10)', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  beforeAll(async () => {
+    app = await startTestApp();
+    cars = await demoListings(app);
+  });
+  afterAll(() => app.close());
+
+  it('shows the receipt of a paid booking to the buyer who paid, and to nobody else', async () => {
+    const buyer = await register(app, { name: 'Rita Receipt' });
+    const car = cars[0]!;
+    const { insertedId } = (await (
+      await buyer.post('/api/category', validBooking(car.id))
+    ).json()) as { insertedId: string };
+    const path = `/api/booked/${insertedId}/receipt`;
+    // Not paid yet: no receipt.
+    expect((await buyer.get(path)).status).toBe(404);
+
+    const transactionId = await payFor(buyer, insertedId);
+    const response = await buyer.get(path);
+    expect(response.status).toBe(200);
+    const receipt = ReceiptSchema.strict().parse(await response.json());
+    expect(receipt).toMatchObject({
+      bookingId: insertedId,
+      listingId: car.id,
+      carName: car.name,
+      sellerName: 'Riverside Motors',
+      buyerName: 'Rita Receipt',
+      buyerEmail: buyer.account.email,
+      amount: car.repriceCents,
+      currency: 'USD',
+      transactionId,
+    });
+    expect(Date.now() - Date.parse(receipt.paidAt)).toBeLessThan(60_000);
+
+    // The seller, an admin and other buyers see the booking's state elsewhere; not a receipt.
+    for (const client of [
+      await register(app),
+      await signInAs(app, 'seller@demo.local'),
+      await signInAs(app, 'admin@demo.local'),
+    ]) {
+      const refused = await client.get(path);
+      expect(refused.status).toBe(404);
+      expect(await errorOf(refused)).toMatchObject({ code: 'not-found' });
+    }
+    expect((await new TestClient(app).get(path)).status).toBe(401);
+    expect((await buyer.get('/api/booked/nope/receipt')).status).toBe(400);
+    expect(
+      (await buyer.get('/api/booked/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10/receipt')).status,
+    ).toBe(404);
+  });
+});
+
+describe('why a booking closed (rough edge 12)', () => {
+  let app: TestApp;
+  let cars: Awaited<ReturnType<typeof demoListings>>;
+  beforeAll(async () => {
+    app = await startTestApp();
+    cars = await demoListings(app);
+  });
+  afterAll(() => app.close());
+
+  async function book(buyer: TestClient, listingId: string): Promise<string> {
+    const response = await buyer.post('/api/category', validBooking(listingId));
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { insertedId: string }).insertedId;
+  }
+
+  async function bookingOf(buyer: TestClient, id: string): Promise<Booking> {
+    return BookingSchema.parse(await (await buyer.get(`/api/booked/${id}`)).json());
+  }
+
+  it('keeps why each booking closed, in the words of the mail that told the buyer', async () => {
+    const buyer = await register(app);
+    const sold = await book(buyer, cars[0]!.id);
+    const withdrawn = await book(buyer, cars[1]!.id);
+    const removed = await book(buyer, cars[2]!.id);
+    const sellerGone = await book(buyer, cars[3]!.id);
+    expect((await bookingOf(buyer, sold)).closedReason).toBeNull();
+    // A booking its buyer cancelled did not close: it has no such reason.
+    const cancelled = await book(buyer, cars[4]!.id);
+    await buyer.post(`/api/booked/${cancelled}/cancel`);
+    expect(await bookingOf(buyer, cancelled)).toMatchObject({
+      status: 'cancelled',
+      closedReason: null,
+    });
+
+    const winner = await register(app);
+    await payFor(winner, await book(winner, cars[0]!.id));
+    const seller = await signInAs(app, 'seller@demo.local');
+    expect((await seller.post(`/api/listings/${cars[1]!.id}/withdraw`)).status).toBe(200);
+    const admin = await signInAs(app, 'admin@demo.local');
+    expect((await admin.post(`/api/listings/${cars[2]!.id}/remove`)).status).toBe(200);
+    const [demoSeller] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, 'seller@demo.local'));
+    const deleted = await admin.request(`/api/user/remove/${demoSeller!.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+
+    const expected = [
+      [sold, 'sold', 0, 'another buyer bought it'],
+      [withdrawn, 'withdrawn', 1, 'the seller withdrew it'],
+      [removed, 'removed', 2, 'it was removed from the site'],
+      [sellerGone, 'seller-deleted', 3, 'the seller’s account was closed'],
+    ] as const;
+    const mail = await readOutbox(app.outboxDir);
+    for (const [id, reason, car, words] of expected) {
+      expect(await bookingOf(buyer, id)).toMatchObject({ status: 'closed', closedReason: reason });
+      const told = mail.find(
+        (m) =>
+          m.to === buyer.account.email && m.subject === `${cars[car]!.name} is no longer available`,
+      );
+      expect(told?.text).toContain(`has been closed because ${words}.`);
+    }
   });
 });
 

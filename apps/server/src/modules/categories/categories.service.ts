@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
+import { prepared } from '../../db/prepared.ts';
 import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
 import { category, listing } from '../../db/schema.ts';
 
@@ -43,7 +44,14 @@ export async function listCategories(db: Db): Promise<CategoryWithCount[]> {
   return rows.map((row) => ({ ...row, availableCount: counts.get(row.id) ?? 0 }));
 }
 
+const categoryById = prepared('category_by_id', (db) =>
+  db
+    .select()
+    .from(category)
+    .where(eq(category.id, sql.placeholder('id'))),
+);
+
 export async function findCategory(db: Db, id: string) {
-  const [row] = await db.select().from(category).where(eq(category.id, id));
+  const [row] = await categoryById(db, { id });
   return row;
 }

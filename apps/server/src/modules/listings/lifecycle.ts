@@ -1,8 +1,10 @@
 import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { CLOSED_BECAUSE, type BookingCloseReason } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, listing } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Mailer } from '../../plugins/mail.ts';
+import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
 
 /*
  * The car lifecycle (DESIGN.md section 5): the only code that changes a car's status and the
@@ -11,7 +13,8 @@ import type { Mailer } from '../../plugins/mail.ts';
  *
  *   available -> reserved (a buyer paying holds it) -> sold (payment succeeded)
  *   reserved  -> available (the hold lapses, the payment fails, the buyer cancels)
- *   available -> withdrawn (its seller)      any but sold -> removed (an admin, a deleted seller)
+ *   available -> withdrawn (its seller)      any but sold -> removed (an admin)
+ *   available/reserved -> removed (its seller's account was deleted; withdrawn cars stay so)
  *
  * Lock order, everywhere: the car's row first, then the booking's. Every payment step for a car
  * queues on the car, and closing its other bookings cannot deadlock with a buyer waiting in line.
@@ -106,7 +109,8 @@ export async function sellCar(
     .update(listing)
     .set({ status: 'sold', holdBookingId: null, holdExpiresAt: null, advertisedAt: null })
     .where(eq(listing.id, sale.carId));
-  return { sold: true, closed: await closeOpenBookings(tx, sale.carId) };
+  await noticeSold(tx, sale.carId);
+  return { sold: true, closed: await closeOpenBookings(tx, sale.carId, 'sold') };
 }
 
 /** reserved -> available for the cars these bookings hold at checkout. */
@@ -135,35 +139,51 @@ export async function withdrawCar(tx: Tx, carId: string): Promise<ClosedBooking[
     .set({ status: 'withdrawn', advertisedAt: null })
     .where(and(eq(listing.id, carId), eq(listing.status, 'available')))
     .returning({ id: listing.id });
-  return updated ? closeOpenBookings(tx, carId) : null;
+  return updated ? closeOpenBookings(tx, carId, 'withdrawn') : null;
 }
 
-/** Any status but sold -> removed (a hold ends with it); its open bookings close. */
-export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[]> {
-  await tx
+/**
+ * Any status but sold -> removed (a hold ends with it); its open bookings close. Null if the car
+ * was sold or removed already.
+ */
+export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[] | null> {
+  const [updated] = await tx
     .update(listing)
     .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
     .where(
       and(eq(listing.id, carId), inArray(listing.status, ['available', 'reserved', 'withdrawn'])),
-    );
-  return closeOpenBookings(tx, carId);
+    )
+    .returning({ id: listing.id });
+  if (!updated) return null;
+  await forgetSavesOfCars(tx, [carId]);
+  return closeOpenBookings(tx, carId, 'removed');
 }
 
-/** A deleted seller's cars that were not sold are removed; answers each with its closed bookings. */
+/**
+ * A deleted seller's cars leave the market: those on sale or held are removed, answered each
+ * with its closed bookings. Withdrawn cars stay withdrawn, the real reason they are off sale (the
+ * admin's figures would otherwise count them as removed). No one keeps any of them saved.
+ */
 export async function removeCarsOfSeller(tx: Tx, sellerId: string) {
   const removed = await tx
     .update(listing)
     .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
-    .where(
-      and(
-        eq(listing.sellerId, sellerId),
-        inArray(listing.status, ['available', 'reserved', 'withdrawn']),
-      ),
-    )
+    .where(and(eq(listing.sellerId, sellerId), inArray(listing.status, ['available', 'reserved'])))
     .returning({ id: listing.id, name: listing.name });
+  const withdrawn = await tx
+    .select({ id: listing.id })
+    .from(listing)
+    .where(and(eq(listing.sellerId, sellerId), eq(listing.status, 'withdrawn')));
+  await forgetSavesOfCars(
+    tx,
+    [...removed, ...withdrawn].map((car) => car.id),
+  );
   const closedByCar: Array<{ carName: string; closed: ClosedBooking[] }> = [];
   for (const car of removed) {
-    closedByCar.push({ carName: car.name, closed: await closeOpenBookings(tx, car.id) });
+    closedByCar.push({
+      carName: car.name,
+      closed: await closeOpenBookings(tx, car.id, 'seller-deleted'),
+    });
   }
   return closedByCar;
 }
@@ -196,11 +216,18 @@ export async function cancelBookingsOfBuyer(tx: Tx, buyerId: string) {
   return cancelled;
 }
 
-/** pending -> closed for a car's bookings (it was sold, withdrawn or removed): who held them. */
-export async function closeOpenBookings(tx: Db | Tx, carId: string): Promise<ClosedBooking[]> {
+/**
+ * pending -> closed for a car's bookings, with why (it was sold, withdrawn, removed, or its
+ * seller's account closed), so the buyer's My Orders says what the mail said: who held them.
+ */
+export async function closeOpenBookings(
+  tx: Db | Tx,
+  carId: string,
+  reason: BookingCloseReason,
+): Promise<ClosedBooking[]> {
   return tx
     .update(booking)
-    .set({ status: 'closed' })
+    .set({ status: 'closed', closedReason: reason })
     .where(and(eq(booking.listingId, carId), eq(booking.status, 'pending')))
     .returning({ buyerEmail: booking.buyerEmail, buyerName: booking.buyerName });
 }
@@ -210,14 +237,14 @@ export async function notifyClosed(
   mailer: Mailer,
   carName: string,
   closed: ClosedBooking[],
-  why: string,
+  reason: BookingCloseReason,
 ): Promise<void> {
   await Promise.allSettled(
     closed.map((b) =>
       mailer.send({
         to: b.buyerEmail,
         subject: `${carName} is no longer available`,
-        text: `Hello ${b.buyerName},\n\nYour booking of the ${carName} has been closed because ${why}. Nothing was charged. Other cars are waiting for you on CarMarket.`,
+        text: `Hello ${b.buyerName},\n\nYour booking of the ${carName} has been closed because ${CLOSED_BECAUSE[reason]}. Nothing was charged. Other cars are waiting for you on CarMarket.`,
       }),
     ),
   );

@@ -1,17 +1,27 @@
-import type { ListingStatus } from '@carmarket/shared';
-import { decide } from '../../lib/policy.ts';
+import { holdsRole, type ListingStatus } from '@carmarket/shared';
+import { allow, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { userPolicy } from '../users/users.policy.ts';
 
 /** Who may do what with cars. */
 export const listingPolicy = {
-  /** Adding cars and the seller's own pages: Seller accounts. */
-  canSell: (actor: SessionUser) =>
-    decide(actor.role === 'Seller', 'This is for Seller accounts only.'),
+  /** The seller's own pages (My Products, booked items): Seller accounts. */
+  canSell: (actor: SessionUser): Decision =>
+    holdsRole(actor.roles, 'Seller') ? allow : deny('This is for Seller accounts only.'),
+  /**
+   * Putting a new car up for sale: a Seller, whose address is confirmed when the site requires it
+   * (REQUIRE_VERIFIED_EMAIL).
+   */
+  canList(actor: SessionUser, site: { requireVerifiedEmail: boolean }): Decision {
+    const selling = listingPolicy.canSell(actor);
+    if (!selling.ok) return selling;
+    return userPolicy.hasConfirmedEmail(actor, site);
+  },
   /** Withdrawn and removed cars are visible to their seller and admins only. */
   canView: (actor: SessionUser, car: { sellerId: string; status: ListingStatus }) =>
     (car.status !== 'withdrawn' && car.status !== 'removed') ||
     car.sellerId === actor.id ||
-    actor.role === 'admin',
+    holdsRole(actor.roles, 'admin'),
   /** Editing, withdrawing and advertising: the car's seller. */
   canManage: (actor: SessionUser, car: { sellerId: string }) => car.sellerId === actor.id,
 };

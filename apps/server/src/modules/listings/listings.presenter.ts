@@ -9,7 +9,10 @@ import type {
 } from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
 
-export type ListingRow = typeof listing.$inferSelect & { sellerVerified: boolean };
+// Cars are read without their search document (listings.service.ts: listingWithSeller).
+export type ListingRow = Omit<typeof listing.$inferSelect, 'searchDoc'> & {
+  sellerVerified: boolean;
+};
 export type ListingDetailRow = ListingRow & { categoryName: string };
 
 /**
@@ -50,23 +53,33 @@ export function presentListingCard(row: ListingRow): ListingCard {
   };
 }
 
+/*
+ * Shapes that extend the card add their fields to the card object rather than spreading it into
+ * a new one: spreading a 25-field object made My Products' 90 cars cost 0.47 ms to present
+ * instead of 0.04 (decision 014).
+ */
+
 export function presentListingDetail(row: ListingDetailRow): ListingDetail {
-  return {
-    ...presentListingCard(row),
+  return Object.assign(presentListingCard(row), {
     description: row.description,
     vin: row.vin,
     categoryName: row.categoryName,
-  };
+  });
 }
 
 /** One of the seller's own cars in My Products, with its bookings and whether it sold. */
 export function presentMyListing(
-  row: ListingDetailRow & { bookingsCount: number; openBookingsCount: number; sold: boolean },
+  row: ListingDetailRow & {
+    bookingsCount: number;
+    openBookingsCount: number;
+    sold: boolean;
+    savedCount: number;
+  },
 ): MyListing {
-  return {
-    ...presentListingDetail(row),
+  return Object.assign(presentListingDetail(row), {
     bookingsCount: row.bookingsCount,
+    savedCount: row.savedCount,
     openBookingsCount: row.openBookingsCount,
     sold: row.sold,
-  };
+  });
 }

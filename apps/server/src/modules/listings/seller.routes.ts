@@ -31,11 +31,12 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
   config: Config;
 }> = async (app, { db, storage, mailer, config }) => {
   const sellerOnly = [app.authenticate, guard(listingPolicy.canSell)];
+  const site = { requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL };
 
   app.post(
     '/product',
     {
-      preValidation: sellerOnly,
+      preValidation: [app.authenticate, guard((actor) => listingPolicy.canList(actor, site))],
       config: { fieldNames: { querystring: { name: 'category' } } },
       schema: {
         tags: ['listings'],

@@ -7,14 +7,16 @@ import {
   type UpdateListingInput,
 } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
-import { booking, category, listing, user } from '../../db/schema.ts';
+import { prepared } from '../../db/prepared.ts';
+import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
-import { notifyClosed, withdrawCar } from './lifecycle.ts';
+import { noticePriceDrop, queueNewCar } from '../saved/tracking-events.ts';
+import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { listingWithSeller } from './listings.service.ts';
 
@@ -39,33 +41,34 @@ export async function createListing(
     input.make !== undefined && input.model !== undefined
       ? { make: input.make, model: input.model }
       : inferMakeModel(input.name);
-  const [row] = await db
-    .insert(listing)
-    .values({
-      categoryId: found.id,
-      sellerId: actor.id,
-      sellerName: input.seller?.trim() || actor.name,
-      name: input.name,
-      description: input.describe,
-      condition: input.condition,
-      location: input.location,
-      year: input.year,
-      mileageKm: input.mileageKm ?? null,
-      make,
-      model,
-      bodyType: input.bodyType ?? null,
-      fuel: input.fuel ?? null,
-      transmission: input.transmission ?? null,
-      colour: input.colour ?? null,
-      vin: input.vin ?? null,
-      ...placeOf(input.placeId),
-      repriceCents: input.reprice,
-      orpriceCents: input.orprice,
-      currency,
-      images,
-    })
-    .returning({ id: listing.id });
-  return { id: row!.id };
+  const values = {
+    categoryId: found.id,
+    sellerId: actor.id,
+    sellerName: input.seller?.trim() || actor.name,
+    name: input.name,
+    description: input.describe,
+    condition: input.condition,
+    location: input.location,
+    year: input.year,
+    mileageKm: input.mileageKm ?? null,
+    make,
+    model,
+    bodyType: input.bodyType ?? null,
+    fuel: input.fuel ?? null,
+    transmission: input.transmission ?? null,
+    colour: input.colour ?? null,
+    vin: input.vin ?? null,
+    ...placeOf(input.placeId),
+    repriceCents: input.reprice,
+    orpriceCents: input.orprice,
+    currency,
+    images,
+  };
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(listing).values(values).returning({ id: listing.id });
+    await queueNewCar(tx, row!.id);
+    return { id: row!.id };
+  });
 }
 
 /** The coordinates of a place picked from the list (never the client's); none for typed text. */
@@ -85,11 +88,19 @@ const counts = {
   bookingsCount: sql<number>`(select count(*)::int from ${booking} where ${booking.listingId} = ${listing.id})`,
   openBookingsCount: sql<number>`(select count(*)::int from ${booking} where ${booking.listingId} = ${listing.id} and ${booking.status} = 'pending')`,
   sold: sql<boolean>`exists (select 1 from ${booking} where ${booking.listingId} = ${listing.id} and ${booking.status} = 'paid')`,
+  savedCount: sql<number>`(select count(*)::int from ${savedCar} where ${savedCar.listingId} = ${listing.id})`,
 };
 
-/** A seller's own cars, newest first, with their bookings. */
-export async function listingsOfSeller(db: Db, sellerId: string) {
-  return db
+/**
+ * A seller's cars, newest first, with their bookings. Removed cars are left out of the seller's
+ * own list; an admin looking at a person's cars sees them too (`withRemoved`).
+ */
+export async function listingsOfSeller(db: Db, sellerId: string, { withRemoved = false } = {}) {
+  return (withRemoved ? allCarsOfSeller : carsOfSeller)(db, { sellerId });
+}
+
+const selectCarsOfSeller = (db: Db, withRemoved: boolean) =>
+  db
     .select({
       ...listingWithSeller,
       categoryName: category.name,
@@ -100,12 +111,15 @@ export async function listingsOfSeller(db: Db, sellerId: string) {
     .innerJoin(category, eq(category.id, listing.categoryId))
     .where(
       and(
-        eq(listing.sellerId, sellerId),
-        inArray(listing.status, ['available', 'reserved', 'sold', 'withdrawn']),
+        eq(listing.sellerId, sql.placeholder('sellerId')),
+        withRemoved
+          ? undefined
+          : inArray(listing.status, ['available', 'reserved', 'sold', 'withdrawn']),
       ),
     )
     .orderBy(desc(listing.createdAt));
-}
+const carsOfSeller = prepared('cars_of_seller', (db) => selectCarsOfSeller(db, false));
+const allCarsOfSeller = prepared('all_cars_of_seller', (db) => selectCarsOfSeller(db, true));
 
 async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {
   const [row] = await db.select().from(listing).where(eq(listing.id, id));
@@ -122,9 +136,8 @@ export async function updateListing(
   input: UpdateListingInput,
 ): Promise<void> {
   const row = await ownListing(db, actor, id);
-  if (row.status !== 'available' && row.status !== 'withdrawn') {
-    throw conflict(`A ${row.status} car can no longer be edited.`);
-  }
+  const editable = (status: string) => status === 'available' || status === 'withdrawn';
+  if (!editable(row.status)) throw conflict(`A ${row.status} car can no longer be edited.`);
   const photos = input.images ?? (input.img ? [input.img] : undefined);
   const images = photos ? await resolveOwnUploads(db, storage, actor.id, photos) : undefined;
   const make = input.make ?? row.make;
@@ -140,29 +153,40 @@ export async function updateListing(
       },
     );
   }
-  await db
-    .update(listing)
-    .set({
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.describe !== undefined && { description: input.describe }),
-      ...(input.condition !== undefined && { condition: input.condition }),
-      ...(input.location !== undefined && { location: input.location }),
-      ...(input.year !== undefined && { year: input.year }),
-      ...(input.mileageKm !== undefined && { mileageKm: input.mileageKm }),
-      make,
-      model,
-      ...(input.bodyType !== undefined && { bodyType: input.bodyType }),
-      ...(input.fuel !== undefined && { fuel: input.fuel }),
-      ...(input.transmission !== undefined && { transmission: input.transmission }),
-      ...(input.colour !== undefined && { colour: input.colour }),
-      ...(input.vin !== undefined && { vin: input.vin }),
-      ...placeOf(input.placeId),
-      ...(input.reprice !== undefined && { repriceCents: input.reprice }),
-      ...(input.orprice !== undefined && { orpriceCents: input.orprice }),
-      ...(input.seller !== undefined && { sellerName: input.seller.trim() || actor.name }),
-      ...(images && { images }),
-    })
-    .where(eq(listing.id, id));
+  await db.transaction(async (tx) => {
+    // Checked again under the car's lock: a buyer may have started paying meanwhile, and the
+    // price a drop is measured from must be the one this edit replaces.
+    const car = await lockCar(tx, id);
+    if (!car || !editable(car.status)) {
+      throw conflict(`A ${car?.status ?? 'removed'} car can no longer be edited.`);
+    }
+    await tx
+      .update(listing)
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.describe !== undefined && { description: input.describe }),
+        ...(input.condition !== undefined && { condition: input.condition }),
+        ...(input.location !== undefined && { location: input.location }),
+        ...(input.year !== undefined && { year: input.year }),
+        ...(input.mileageKm !== undefined && { mileageKm: input.mileageKm }),
+        make,
+        model,
+        ...(input.bodyType !== undefined && { bodyType: input.bodyType }),
+        ...(input.fuel !== undefined && { fuel: input.fuel }),
+        ...(input.transmission !== undefined && { transmission: input.transmission }),
+        ...(input.colour !== undefined && { colour: input.colour }),
+        ...(input.vin !== undefined && { vin: input.vin }),
+        ...placeOf(input.placeId),
+        ...(input.reprice !== undefined && { repriceCents: input.reprice }),
+        ...(input.orprice !== undefined && { orpriceCents: input.orprice }),
+        ...(input.seller !== undefined && { sellerName: input.seller.trim() || actor.name }),
+        ...(images && { images }),
+      })
+      .where(eq(listing.id, id));
+    if (input.reprice !== undefined) {
+      await noticePriceDrop(tx, id, car.repriceCents, input.reprice);
+    }
+  });
 }
 
 /**
@@ -182,7 +206,7 @@ export async function withdrawListing(
       throw conflict(`Only an available car can be withdrawn; this one is ${row.status}.`);
     return closedBookings;
   });
-  await notifyClosed(mailer, row.name, closed, 'the seller withdrew it');
+  await notifyClosed(mailer, row.name, closed, 'withdrawn');
 }
 
 /** Puts an available car in the home page's Advertised section, or takes it out. */

@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AuditListSchema,
   CategoryDetailSchema,
   MyListingListSchema,
   type CategorySummary,
   type ListingCard,
 } from '@carmarket/shared';
 import { booking } from '../../db/schema.ts';
+import { isSignUpMail } from '../../test/mail.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
@@ -320,6 +322,50 @@ describe('POST /api/listings/:id/remove', () => {
     expect(
       (await admin.post('/api/listings/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10/remove')).status,
     ).toBe(404);
+  });
+
+  it("mails the seller the admin's reason, which the shared schema checks, and logs it", async () => {
+    const seller = await register(app, { role: 'Seller', name: 'Rita Removed' });
+    const { insertedId } = (await (await newCar(seller, { name: 'Faked Photos EV' })).json()) as {
+      insertedId: string;
+    };
+    const admin = await signInAs(app, 'admin@demo.local');
+    const path = `/api/listings/${insertedId}/remove`;
+
+    for (const reason of ['   ', 'x'.repeat(1001), 'Spam\u0000', 42]) {
+      const refused = await admin.post(path, { reason });
+      expect(refused.status, JSON.stringify(reason)).toBe(400);
+      expect(await errorOf(refused)).toMatchObject({ code: 'validation-failed', field: 'reason' });
+    }
+    expect((await seller.get(`/api/listings/${insertedId}`)).status).toBe(200);
+
+    const reason = 'The photos show a different car.\nPlease list it again with its own.';
+    expect((await admin.post(path, { reason: `  ${reason} ` })).status).toBe(200);
+    const mail = (await readOutbox(app.outboxDir)).filter(
+      (m) => m.to === seller.account.email && !isSignUpMail(m),
+    );
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toBe('Your Faked Photos EV was removed from CarMarket');
+    expect(mail[0]!.text).toContain('Hello Rita Removed,');
+    expect(mail[0]!.text).toContain(`The reason they gave:\n\n${reason}`);
+    const [entry] = AuditListSchema.parse(await (await admin.get('/api/audit')).json());
+    expect(entry).toMatchObject({
+      action: 'listing.remove',
+      targetId: insertedId,
+      details: { name: 'Faked Photos EV', reason },
+    });
+  });
+
+  it('still removes a car when the first API sends no body, telling the seller no reason was given', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const { insertedId } = (await (await newCar(seller)).json()) as { insertedId: string };
+    const admin = await signInAs(app, 'admin@demo.local');
+    const response = await admin.request(`/api/listings/${insertedId}/remove`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    const mail = (await readOutbox(app.outboxDir)).filter(
+      (m) => m.to === seller.account.email && !isSignUpMail(m),
+    );
+    expect(mail.map((m) => m.text)).toEqual([expect.stringContaining('They gave no reason.')]);
   });
 });
 

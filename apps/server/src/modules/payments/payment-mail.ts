@@ -35,7 +35,7 @@ export async function mailSale(
         subject: `Sold: ${sale.carName}`,
         text: `Hello ${seller.name},\n\n${sale.buyer.name} paid ${sale.price} for your ${sale.carName} (transaction ${sale.transactionId}). Please arrange the handover with them (${sale.buyer.email}).`,
       }),
-    notifyClosed(mailer, sale.carName, sale.closed, 'another buyer bought it'),
+    notifyClosed(mailer, sale.carName, sale.closed, 'sold'),
   ]);
 }
 

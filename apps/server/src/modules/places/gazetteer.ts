@@ -77,6 +77,14 @@ function load(): Columns {
   const populations: number[] = [];
   const lats: number[] = [];
   const lngs: number[] = [];
+  // Country and region codes repeat (about 250 and 4,000 of them): one string each, not 135k.
+  const interned = new Map<string, string>();
+  const intern = (text: string) => {
+    const known = interned.get(text);
+    if (known !== undefined) return known;
+    interned.set(text, text);
+    return text;
+  };
   let lastLat = 0;
   let lastLng = 0;
   while (pos < buf.length) {
@@ -95,8 +103,8 @@ function load(): Columns {
         const text = decoder.decode(buf.subarray(pos, pos + length));
         pos += length;
         if (tag === 2) name = text;
-        else if (tag === 3) country = text;
-        else if (tag === 8) admin = text;
+        else if (tag === 3) country = intern(text);
+        else if (tag === 8) admin = intern(text);
       } else if (tag === 1) id = svarint();
       else if (tag === 9) population = varint();
       else if (tag === 10) lastLng += svarint();
@@ -111,7 +119,11 @@ function load(): Columns {
     lats.push(lastLat / 1e5);
     lngs.push(lastLng / 1e5);
   }
-  const folded = names.map(foldPlaceName);
+  // Most folded names are new strings; the few already folded share the name's.
+  const folded = names.map((name) => {
+    const plain = foldPlaceName(name);
+    return plain === name ? name : plain;
+  });
   const order = (compare: (a: number, b: number) => number) =>
     Int32Array.from(names.keys()).sort(compare);
   return {

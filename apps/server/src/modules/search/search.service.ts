@@ -7,6 +7,7 @@ import {
   type SearchSort,
 } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
+import { preparedShape } from '../../db/prepared.ts';
 import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
 import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -25,14 +26,36 @@ export const PRICE_EDGES = [
   0, 5_000_00, 10_000_00, 15_000_00, 20_000_00, 30_000_00, 50_000_00, 75_000_00, 100_000_00,
 ];
 
-interface Origin {
+export interface Origin {
   lat: number;
   lng: number;
   radiusM: number;
 }
 
+/**
+ * How a search's values enter its SQL: as parameters of a one-off statement (`inline`), or as
+ * named placeholders of a statement prepared once per shape of search (`placeholders`).
+ */
+type Bind = (name: string, value: unknown) => SQL;
+const inline: Bind = (_name, value) => sql`${value}`;
+
+/** A binder that keeps the values for a prepared statement; their names spell its shape. */
+function placeholders() {
+  const values: Record<string, unknown> = {};
+  const bind: Bind = (name, value) => {
+    values[name] = value;
+    return sql`${sql.placeholder(name)}`;
+  };
+  return { bind, values };
+}
+
 /** How each sort orders rows: an expression, its SQL type for the cursor, and a direction. */
-function sortSpec(sort: SearchSort, origin: Origin | null, textQuery: SQL | null) {
+function sortSpec(
+  sort: SearchSort,
+  origin: Origin | null,
+  textQuery: SQL | null,
+  bind: Bind,
+): { expr: SQL; type: SQL; desc: boolean } {
   switch (sort) {
     case 'newest':
       return { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: true };
@@ -53,9 +76,9 @@ function sortSpec(sort: SearchSort, origin: Origin | null, textQuery: SQL | null
         throw new AppError(400, 'validation-failed', 'Sorting by distance needs a place (near)', {
           field: 'sort',
         });
-      return { expr: distanceOf(origin), type: sql`float8`, desc: false };
+      return { expr: distanceOf(origin, bind), type: sql`float8`, desc: false };
     case 'relevance':
-      if (!textQuery) return sortSpec('newest', origin, null);
+      if (!textQuery) return sortSpec('newest', origin, null, bind);
       return {
         expr: sql`ts_rank_cd(${listing.searchDoc}, ${textQuery})`,
         type: sql`real`,
@@ -69,21 +92,30 @@ const EARTH_RADIUS_M = 6_371_008.8;
 /** earthdistance's own sphere (earth() = 6,378,168 m), for sizing its index box. */
 const EARTHDISTANCE_RADIUS_M = 6_378_168;
 
-/** Great-circle (haversine) distance in metres from the origin to a car. */
-const distanceOf = (origin: Origin) =>
+/** Great-circle (haversine) distance in metres between two points given in degrees. */
+export const haversineM = (fromLat: SQL, fromLng: SQL, toLat: SQL, toLng: SQL) =>
   sql`(2 * ${EARTH_RADIUS_M}::float8 * asin(least(1, sqrt(
-    power(sin(radians(${listing.lat} - ${origin.lat}::float8) / 2), 2)
-    + cos(radians(${origin.lat}::float8)) * cos(radians(${listing.lat}))
-      * power(sin(radians(${listing.lng} - ${origin.lng}::float8) / 2), 2)))))`;
+    power(sin(radians(${toLat} - ${fromLat}) / 2), 2)
+    + cos(radians(${fromLat})) * cos(radians(${toLat}))
+      * power(sin(radians(${toLng} - ${fromLng}) / 2), 2)))))`;
+
+/** Great-circle distance in metres from the origin to a car. */
+const distanceOf = (origin: Origin, bind: Bind) =>
+  haversineM(
+    sql`${bind('lat', origin.lat)}::float8`,
+    sql`${bind('lng', origin.lng)}::float8`,
+    sql`${listing.lat}`,
+    sql`${listing.lng}`,
+  );
 
 /**
  * Cars within the radius: earthdistance's box (a cube the GiST index answers, sized on its own
  * sphere so it holds every car in range) first, then the exact distance.
  */
-const withinRadius = (origin: Origin) =>
-  sql`earth_box(ll_to_earth(${origin.lat}::float8, ${origin.lng}::float8), ${(origin.radiusM * EARTHDISTANCE_RADIUS_M) / EARTH_RADIUS_M}::float8) @> ll_to_earth(${listing.lat}, ${listing.lng}) and ${listing.lat} is not null and ${distanceOf(origin)} <= ${origin.radiusM}::float8`;
+const withinRadius = (origin: Origin, bind: Bind) =>
+  sql`earth_box(ll_to_earth(${bind('lat', origin.lat)}::float8, ${bind('lng', origin.lng)}::float8), ${bind('box', (origin.radiusM * EARTHDISTANCE_RADIUS_M) / EARTH_RADIUS_M)}::float8) @> ll_to_earth(${listing.lat}, ${listing.lng}) and ${listing.lat} is not null and ${distanceOf(origin, bind)} <= ${bind('radius', origin.radiusM)}::float8`;
 
-function originOf(query: SearchQuery): Origin | null {
+export function originOf(query: SearchQuery): Origin | null {
   if (query.near === undefined) return null;
   const place = placeById(query.near);
   if (!place) {
@@ -98,10 +130,15 @@ function originOf(query: SearchQuery): Origin | null {
   };
 }
 
-const anyOf = (column: SQL, values: readonly string[] | undefined): SQL | undefined =>
+const anyOf = (
+  column: SQL,
+  name: string,
+  values: readonly string[] | undefined,
+  bind: Bind,
+): SQL | undefined =>
   values && values.length > 0
     ? sql`${column} in (${sql.join(
-        values.map((value) => sql`${value}`),
+        values.map((value, i) => bind(`${name}${i}`, value)),
         sql`, `,
       )})`
     : undefined;
@@ -113,31 +150,47 @@ const all = (parts: (SQL | undefined)[]): SQL =>
  * The search's conditions in two groups: `base` (text, category, mileage, place; and always
  * "on sale"), and one per facet, so each facet can be counted under all the other filters.
  */
-function conditionsOf(query: SearchQuery, origin: Origin | null, textQuery: SQL | null) {
+function conditionsOf(
+  query: SearchQuery,
+  origin: Origin | null,
+  textQuery: SQL | null,
+  bind: Bind,
+) {
+  const when = <T>(value: T | undefined, condition: (value: SQL) => SQL, name: string) =>
+    value === undefined ? undefined : condition(bind(name, value));
   const base = [
     ON_SALE_SQL,
     textQuery ? sql`${listing.searchDoc} @@ ${textQuery}` : undefined,
-    query.category ? sql`${listing.categoryId} = ${query.category}` : undefined,
-    query.mileageMax !== undefined ? sql`${listing.mileageKm} <= ${query.mileageMax}` : undefined,
-    origin ? withinRadius(origin) : undefined,
+    when(query.category, (id) => sql`${listing.categoryId} = ${id}`, 'category'),
+    when(query.mileageMax, (max) => sql`${listing.mileageKm} <= ${max}`, 'mileageMax'),
+    origin ? withinRadius(origin, bind) : undefined,
   ];
   const facet = {
-    make: anyOf(sql`${listing.make}`, query.make),
-    model: anyOf(sql`${listing.model}`, query.model),
-    bodyType: anyOf(sql`${listing.bodyType}`, query.bodyType),
-    fuel: anyOf(sql`${listing.fuel}`, query.fuel),
-    transmission: anyOf(sql`${listing.transmission}`, query.transmission),
-    condition: anyOf(sql`${listing.condition}`, query.condition),
+    make: anyOf(sql`${listing.make}`, 'make', query.make, bind),
+    model: anyOf(sql`${listing.model}`, 'model', query.model, bind),
+    bodyType: anyOf(sql`${listing.bodyType}`, 'bodyType', query.bodyType, bind),
+    fuel: anyOf(sql`${listing.fuel}`, 'fuel', query.fuel, bind),
+    transmission: anyOf(sql`${listing.transmission}`, 'transmission', query.transmission, bind),
+    condition: anyOf(sql`${listing.condition}`, 'condition', query.condition, bind),
     year: all([
-      query.yearMin !== undefined ? sql`${listing.year} >= ${query.yearMin}` : undefined,
-      query.yearMax !== undefined ? sql`${listing.year} <= ${query.yearMax}` : undefined,
+      when(query.yearMin, (min) => sql`${listing.year} >= ${min}`, 'yearMin'),
+      when(query.yearMax, (max) => sql`${listing.year} <= ${max}`, 'yearMax'),
     ]),
     price: all([
-      query.priceMin !== undefined ? sql`${listing.repriceCents} >= ${query.priceMin}` : undefined,
-      query.priceMax !== undefined ? sql`${listing.repriceCents} <= ${query.priceMax}` : undefined,
+      when(query.priceMin, (min) => sql`${listing.repriceCents} >= ${min}`, 'priceMin'),
+      when(query.priceMax, (max) => sql`${listing.repriceCents} <= ${max}`, 'priceMax'),
     ]),
   };
   return { base, facet };
+}
+
+/** A search's SQL pieces, its values bound by `bind`. */
+function searchParts(query: SearchQuery, origin: Origin | null, bind: Bind) {
+  const text = query.q ? textQueryOf(query.q) : null;
+  const textQuery = text ? sql`to_tsquery('simple', ${bind('text', text)})` : null;
+  const sort: SearchSort = query.sort ?? (textQuery ? 'relevance' : 'newest');
+  const { base, facet } = conditionsOf(query, origin, textQuery, bind);
+  return { textQuery, sort, base, facet, where: all([...base, ...Object.values(facet)]) };
 }
 
 export type SearchRow = ListingRow & { sortKey: string; distanceM: number | null };
@@ -153,42 +206,51 @@ export interface SearchOutcome {
 /** One page of cars matching a search, its total, and the facet counts when asked for. */
 export async function searchListings(db: Db, query: SearchQuery): Promise<SearchOutcome> {
   const origin = originOf(query);
-  const text = query.q ? textQueryOf(query.q) : null;
-  const textQuery = text ? sql`to_tsquery('simple', ${text})` : null;
-  const sort: SearchSort = query.sort ?? (textQuery ? 'relevance' : 'newest');
-  const spec = sortSpec(sort, origin, textQuery);
+  // The page and its count are statements prepared once per shape of search (which filters,
+  // how many values each, which sort): only the values change from one search to the next.
+  const statement = placeholders();
+  const { textQuery, sort, where } = searchParts(query, origin, statement.bind);
+  const spec = sortSpec(sort, origin, textQuery, statement.bind);
   const limit = query.limit ?? SEARCH_PAGE_SIZE;
-  const { base, facet } = conditionsOf(query, origin, textQuery);
-  const where = all([...base, ...Object.values(facet)]);
+  statement.bind('limit', limit + 1);
 
   let after: SQL | undefined;
   if (query.cursor) {
     const cursor = decodeCursor(query.cursor, sort);
-    const key = sql`cast(${cursor.key} as ${spec.type})`;
+    const key = sql`cast(${statement.bind('cursorKey', cursor.key)} as ${spec.type})`;
+    const id = sql`${statement.bind('cursorId', cursor.id)}::uuid`;
     after = spec.desc
-      ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${cursor.id}::uuid)`
-      : sql`(${spec.expr}, ${listing.id}) > (${key}, ${cursor.id}::uuid)`;
+      ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${id})`
+      : sql`(${spec.expr}, ${listing.id}) > (${key}, ${id})`;
   }
   const direction = spec.desc ? sql`desc` : sql`asc`;
+  const shape = `${sort}:${Object.keys(statement.values).join(',')}`;
   // The sample's size, asked of the planner's statistics at most once per search.
   let percent: Promise<number> | undefined;
   const sample = () => (percent ??= samplePercent(db, FACET_SAMPLE_ROWS));
+  // Facets and sampled counts run once each, with their values inline.
+  let inlinedParts: ReturnType<typeof searchParts> | undefined;
+  const inlined = () => (inlinedParts ??= searchParts(query, origin, inline));
 
   const [page, counted, facets] = await Promise.all([
-    db
-      .select({
-        ...listingWithSeller,
-        sortKey: sql<string>`(${spec.expr})::text`,
-        distanceM: origin ? sql<number>`${distanceOf(origin)}` : sql<null>`null::float8`,
-      })
-      .from(listing)
-      .innerJoin(user, eq(user.id, listing.sellerId))
-      .where(and(where, after))
-      .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
-      .limit(limit + 1),
-    countMatches(db, where, sample),
+    preparedShape(db, `search-page:${shape}`, () =>
+      db
+        .select({
+          ...listingWithSeller,
+          sortKey: sql<string>`(${spec.expr})::text`,
+          distanceM: origin
+            ? sql<number>`${distanceOf(origin, statement.bind)}`
+            : sql<null>`null::float8`,
+        })
+        .from(listing)
+        .innerJoin(user, eq(user.id, listing.sellerId))
+        .where(and(where, after))
+        .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
+        .limit(sql.placeholder('limit') as unknown as number),
+    ).execute(statement.values),
+    countMatches(db, { shape, where, values: statement.values }, inlined, sample),
     query.facets === '1' || query.facets === 'true'
-      ? countFacets(db, base, facet, sample)
+      ? countFacets(db, inlined(), sample)
       : undefined,
   ]);
 
@@ -203,23 +265,59 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
   };
 }
 
+/** How many cars on sale match a search (exact up to EXACT_COUNT_LIMIT, as a search counts). */
+export async function countSearch(
+  db: Db,
+  query: SearchQuery,
+): Promise<{ total: number; totalIsEstimate: boolean }> {
+  const origin = originOf(query);
+  const statement = placeholders();
+  const { sort, where } = searchParts(query, origin, statement.bind);
+  return countMatches(
+    db,
+    {
+      shape: `${sort}:${Object.keys(statement.values).join(',')}`,
+      where,
+      values: statement.values,
+    },
+    () => searchParts(query, origin, inline),
+    () => samplePercent(db, FACET_SAMPLE_ROWS),
+  );
+}
+
 /**
  * Exact up to EXACT_COUNT_LIMIT; above it, scaled from a block sample of the table. The sample
  * (a few milliseconds) goes first: only when it suggests few matches is the exact count (which
- * may have to read every match) worth its cost. Counting stops at the limit either way.
+ * may have to read every match) worth its cost. Counting stops at the limit either way. The
+ * exact count is prepared per shape of search; the sample, rarer, runs with its values inline.
  */
-async function countMatches(db: Db, where: SQL, sample: () => Promise<number>) {
+async function countMatches(
+  db: Db,
+  prepared: { shape: string; where: SQL; values: Record<string, unknown> },
+  inlined: () => { where: SQL },
+  sample: () => Promise<number>,
+) {
   const percent = await sample();
   let estimate = 0;
   if (percent < 100) {
     const [sampled] = await queryRows<{ n: number }>(
       db,
-      sql`select count(*)::int as n from ${listingSample(percent)} where ${where}`,
+      sql`select count(*)::int as n from ${listingSample(percent)} where ${inlined().where}`,
     );
     estimate = Math.round(((sampled?.n ?? 0) * 100) / percent);
     if (estimate > 2 * EXACT_COUNT_LIMIT) return { total: estimate, totalIsEstimate: true };
   }
-  const exact = await countUpTo(db, where, EXACT_COUNT_LIMIT);
+  const [counted] = await preparedShape(db, `search-count:${prepared.shape}`, () =>
+    db.select({ n: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(listing)
+        .where(prepared.where)
+        .limit(EXACT_COUNT_LIMIT + 1)
+        .as('matches'),
+    ),
+  ).execute(prepared.values);
+  const exact = counted?.n ?? 0;
   if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };
   return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), totalIsEstimate: true };
 }
@@ -233,8 +331,7 @@ type FacetName =
  */
 async function countFacets(
   db: Db,
-  base: (SQL | undefined)[],
-  facet: Record<FacetName, SQL | undefined>,
+  { base, facet }: { base: (SQL | undefined)[]; facet: Record<FacetName, SQL | undefined> },
   sample: () => Promise<number>,
 ): Promise<Facets> {
   const baseWhere = all(base);

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Stats } from '@carmarket/shared';
+import { holdsRole, type Stats } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
 import { booking, listing, user } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -41,18 +41,27 @@ async function dailySales(db: Db, filter: SQL | undefined) {
   }));
 }
 
-/** What the dashboard home shows: a buyer's bookings, a seller's cars and sales, everything for admins. */
+/**
+ * What the dashboard home shows: a buyer's bookings, a seller's cars and sales, everything for
+ * admins. An account that both buys and sells sees its selling (its orders have their own page).
+ */
 export async function statsFor(db: Db, actor: SessionUser, currency: string): Promise<Stats> {
   const empty = {};
-  if (actor.role === 'admin') {
+  if (holdsRole(actor.roles, 'admin')) {
     const [bookingsByStatus, listingsByStatus, usersByRole, sales] = await Promise.all([
       countBy(db, sql`${booking.status}`, sql`${booking}`, undefined),
       countBy(db, sql`${listing.status}`, sql`${listing}`, undefined),
-      countBy(db, sql`${user.role}`, sql`${user}`, isNull(user.deletedAt)),
+      // Someone holding two roles counts under each.
+      countBy(
+        db,
+        sql`held.role`,
+        sql`${user} left join lateral unnest(${user.roles}) as held(role) on true`,
+        isNull(user.deletedAt),
+      ),
       dailySales(db, undefined),
     ]);
     return {
-      role: actor.role,
+      role: 'admin',
       currency,
       bookingsByStatus,
       listingsByStatus,
@@ -61,7 +70,7 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
       spentCents: 0,
     };
   }
-  if (actor.role === 'Seller') {
+  if (holdsRole(actor.roles, 'Seller')) {
     const own = eq(listing.sellerId, actor.id);
     const [bookingsByStatus, listingsByStatus, sales] = await Promise.all([
       countBy(
@@ -79,7 +88,7 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
       dailySales(db, own),
     ]);
     return {
-      role: actor.role,
+      role: 'Seller',
       currency,
       bookingsByStatus,
       listingsByStatus,
@@ -98,7 +107,7 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
       .where(and(mine, eq(booking.status, 'paid'))),
   ]);
   return {
-    role: actor.role,
+    role: holdsRole(actor.roles, 'Buyer') ? 'Buyer' : null,
     currency,
     bookingsByStatus,
     listingsByStatus: empty,

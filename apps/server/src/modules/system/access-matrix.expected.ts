@@ -12,6 +12,7 @@
 export const ACCESS: Record<string, string> = {
   'GET /api/health': '200 200 200 200 200 200 200 200',
   'GET /api/ready': '200 200 200 200 200 200 200 200',
+  'GET /api/sign-in-options': '200 200 200 200 200 200 200 200',
   'POST /api/user': '401 200 200 403 403 403 403 401',
   'POST /api/google/user': '401 200 200 403 403 403 403 401',
   'GET /api/user/admin/{email}': '401 200 200 403 403 403 200 401',
@@ -27,8 +28,19 @@ export const ACCESS: Record<string, string> = {
   'GET /api/advertised': '200 200 200 200 200 200 200 200',
   'GET /api/listings': '401 200 200 200 200 200 200 401',
   'GET /api/places': '200 200 200 200 200 200 200 200',
+  'PUT /api/saved-cars/{listingId}': '401 200 200 200 403 403 403 401',
+  'DELETE /api/saved-cars/{listingId}': '401 200 200 200 403 403 403 401',
+  'GET /api/saved-cars': '401 200 200 200 403 403 403 401',
+  'POST /api/saved-searches': '401 200 200 200 403 403 403 401',
+  'GET /api/saved-searches': '401 200 200 200 403 403 403 401',
+  'PATCH /api/saved-searches/{id}': '401 200 200 404 403 403 403 401',
+  'DELETE /api/saved-searches/{id}': '401 200 200 404 403 403 403 401',
+  // Public (the mail's link); 400: access granted, the token is not one the server signed.
+  'POST /api/unsubscribe': '400 400 400 400 400 400 400 400',
   'GET /api/booked': '401 200 200 403 403 403 200 401',
   'GET /api/booked/{id}': '401 200 200 404 200 404 200 401',
+  // Only the buyer who paid has a receipt; to everyone else it does not exist.
+  'GET /api/booked/{id}/receipt': '401 200 200 404 404 404 404 401',
   'POST /api/booked/{id}/cancel': '401 200 200 404 403 404 403 401',
   'GET /api/bookedItem': '401 403 403 403 200 200 200 401',
   // 400 for another seller: access granted, the photo is not one they uploaded.
@@ -40,6 +52,7 @@ export const ACCESS: Record<string, string> = {
   'GET /api/all/user': '401 403 403 403 403 403 200 401',
   'PUT /api/user/verify/{id}': '401 403 403 403 403 403 200 401',
   'DELETE /api/user/remove/{id}': '401 403 403 403 403 403 200 401',
+  'GET /api/users/{id}/listings': '401 403 403 403 403 403 200 401',
   'GET /api/audit': '401 403 403 403 403 403 200 401',
   'POST /api/listings/{id}/remove': '401 403 403 403 403 403 200 401',
   'GET /api/stats': '401 200 200 200 200 200 200 401',
@@ -52,4 +65,40 @@ export const ACCESS: Record<string, string> = {
   // Stands in for Stripe.js, which anyone holding a client secret may call; 402 is the card.
   'POST /api/payments/sandbox/confirm': '402 402 402 402 402 402 402 402',
   'POST /api/uploads': '401 403 403 403 200 200 403 401',
+  'POST /api/uploads/profile-photo': '401 200 200 200 200 200 200 401',
+  // Adding a role the caller holds already; an administrator opens every page already.
+  'POST /api/user/roles': '401 200 200 200 200 200 403 401',
+  // better-auth's settings calls (test/api-calls.ts AUTH_ROUTES) read the session cookie alone,
+  // as better-auth does: a bearer token does not reach them (401).
+  'POST /api/auth/update-user': '401 200 401 200 200 200 200 401',
+  // 400: access granted, the current password given is wrong.
+  'POST /api/auth/change-password': '401 400 401 400 400 400 400 401',
+  'POST /api/auth/change-email': '401 200 401 200 200 200 200 401',
+  // Public, as the link for a signed-out person; 409: that address is confirmed already.
+  'POST /api/auth/send-verification-email': '200 200 200 200 409 200 409 200',
+  // Public: the same answer whether the address has an account (or a deleted one) or not.
+  'POST /api/auth/sign-in/magic-link': '200 200 200 200 200 200 200 200',
+  'GET /api/auth/list-sessions': '401 200 401 200 200 200 200 401',
+  'GET /api/auth/list-accounts': '401 200 401 200 200 200 200 401',
+  // 404: the session is nobody's, as someone else's is answered.
+  'POST /api/auth/revoke-session': '401 404 401 404 404 404 404 401',
+  'POST /api/auth/revoke-other-sessions': '401 200 401 200 200 200 200 401',
+  // 400: access granted, the password given is wrong; an administrator cannot delete itself.
+  'POST /api/auth/delete-user': '401 400 401 400 400 400 403 401',
+  // Conversations (issue 16): the buyer and the car's seller are its members; to anyone else it
+  // does not exist, admins included until a member reports it.
+  'POST /api/listings/{id}/messages': '401 200 200 200 403 403 403 401',
+  'GET /api/conversations': '401 200 200 200 200 200 200 401',
+  'GET /api/conversations/unread': '401 200 200 200 200 200 200 401',
+  'GET /api/conversations/stream': '401 200 200 200 200 200 200 401',
+  'GET /api/conversations/{id}': '401 200 200 404 200 404 404 401',
+  'GET /api/conversations/{id}/messages': '401 200 200 404 200 404 404 401',
+  'POST /api/conversations/{id}/messages': '401 200 200 404 200 404 404 401',
+  'POST /api/conversations/{id}/read': '401 200 200 404 200 404 404 401',
+  // Only the seller blocks; the buyer can see the conversation, so 403.
+  'PUT /api/conversations/{id}/block': '401 403 403 404 200 404 404 401',
+  'DELETE /api/conversations/{id}/block': '401 403 403 404 200 404 404 401',
+  'POST /api/conversations/{id}/report': '401 200 200 404 200 404 404 401',
+  'GET /api/reports': '401 403 403 403 403 403 200 401',
+  'POST /api/reports/{id}/resolve': '401 403 403 403 403 403 200 401',
 };

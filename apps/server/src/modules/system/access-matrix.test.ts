@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCallers, CALLERS } from '../../test/api-calls.ts';
+import { apiCallers, AUTH_ROUTES, CALLERS } from '../../test/api-calls.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 import { ACCESS } from './access-matrix.expected.ts';
@@ -14,7 +14,15 @@ describe('who may call what', () => {
   let app: TestApp;
   let callers: Awaited<ReturnType<typeof apiCallers>>;
   beforeAll(async () => {
-    app = await startTestApp({ env: { UPLOAD_QUOTA_PER_DAY: '1000' } });
+    // Every call of a route is made for several callers: no quota may run out on the way.
+    app = await startTestApp({
+      env: {
+        UPLOAD_QUOTA_PER_DAY: '1000',
+        MESSAGE_LIMIT_PER_MINUTE: '100000',
+        MESSAGE_LIMIT_PER_DAY: '100000',
+        CONVERSATION_LIMIT_PER_DAY: '100000',
+      },
+    });
     callers = await apiCallers(app);
   });
   afterAll(() => app.close());
@@ -23,9 +31,12 @@ describe('who may call what', () => {
     const doc = (await (await app.request('/api/docs/json')).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
-    const routes = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-    );
+    const routes = [
+      ...Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+      ...AUTH_ROUTES,
+    ];
     const photo = await jpegWithExif(64, 48);
     const actual: Record<string, string> = {};
     for (const route of routes) {
@@ -33,11 +44,11 @@ describe('who may call what', () => {
       const statuses: number[] = [];
       for (const caller of CALLERS) {
         const client = callers.clients[caller];
-        if (route === 'POST /api/uploads') {
-          statuses.push((await uploadBytes(client, photo)).status);
+        if (route === 'POST /api/uploads' || route === 'POST /api/uploads/profile-photo') {
+          statuses.push((await uploadBytes(client, photo, 'photo.jpg', 'image/jpeg', path)).status);
           continue;
         }
-        const call = await callers.callOf(method, path);
+        const call = await callers.callOf(method, path, caller);
         const response = await client.request(call.path, {
           method,
           ...(call.body !== undefined || method !== 'GET' ? { json: call.body ?? {} } : {}),

@@ -34,6 +34,23 @@ describe('health and readiness', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
   });
 
+  it('gives the docs page a CSP of its own that lets Swagger UI style itself, and no other page', async () => {
+    // Each body is read to its end: an unread one holds its connection open, and closing the
+    // server then waits for it.
+    const page = await app.request('/api/docs');
+    await page.arrayBuffer();
+    const docs = page.headers.get('content-security-policy') ?? '';
+    expect(docs).toContain("style-src 'self' 'unsafe-inline'");
+    expect(docs).toContain("script-src 'self';");
+    expect(docs).toContain("frame-ancestors 'none'");
+    expect(docs).not.toContain('https:');
+    const assets = await app.request('/api/docs/static/swagger-ui.css');
+    await assets.arrayBuffer();
+    expect(assets.headers.get('content-security-policy')).toBe(docs);
+    const site = (await app.request('/api/health')).headers.get('content-security-policy');
+    expect(site).not.toBe(docs);
+  });
+
   it('sends security headers with a CSP that allows no inline script', async () => {
     const response = await app.request('/api/health');
     const csp = response.headers.get('content-security-policy') ?? '';

@@ -40,10 +40,14 @@ export interface ProcessedImage {
   height: number;
 }
 
+// Said of a file whose name or type claimed a photo (the page checks those before sending).
 const unsupported = () =>
-  new AppError(415, 'unsupported-media-type', 'Please upload a JPEG, PNG, WebP or AVIF photo.', {
-    field: 'image',
-  });
+  new AppError(
+    415,
+    'unsupported-media-type',
+    'This file is not a JPEG, PNG, WebP or AVIF photo, whatever its name says.',
+    { field: 'image' },
+  );
 
 /**
  * Checks and re-encodes an uploaded photo: decoded by content, size-limited, turned upright,

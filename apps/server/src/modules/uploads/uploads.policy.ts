@@ -1,3 +1,4 @@
+import { holdsRole } from '@carmarket/shared';
 import { allow, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
@@ -5,5 +6,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 export const uploadPolicy = {
   /** Car photos: seller accounts only; the daily quota bounds each of them. */
   canUpload: (actor: SessionUser): Decision =>
-    actor.role === 'Seller' ? allow : deny('Only seller accounts can upload car photos.'),
+    holdsRole(actor.roles, 'Seller') ? allow : deny('Only seller accounts can upload car photos.'),
+  /** A profile photo: anyone signed in, under the same daily quota. */
+  canUploadProfilePhoto: (_actor: SessionUser): Decision => allow,
 };

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiErrorSchema, UploadResultSchema } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
@@ -18,6 +19,43 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6 },
   });
 
+  const responses = {
+    200: UploadResultSchema,
+    400: ApiErrorSchema,
+    401: ApiErrorSchema,
+    403: ApiErrorSchema,
+    413: ApiErrorSchema,
+    415: ApiErrorSchema,
+    429: ApiErrorSchema,
+  };
+
+  /** Reads the multipart field `image` and stores it through the one safe path (storeUpload). */
+  async function receivePhoto(request: FastifyRequest) {
+    const actor = currentUser(request);
+    if (!request.isMultipart()) {
+      throw new AppError(415, 'unsupported-media-type', 'Send the photo as multipart/form-data.', {
+        field: 'image',
+      });
+    }
+    const file = await request.file();
+    if (!file || file.fieldname !== 'image') {
+      throw new AppError(400, 'validation-failed', 'Image is required', { field: 'image' });
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await file.toBuffer();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw new AppError(413, 'payload-too-large', 'Photos can be at most 10 MB.', {
+          field: 'image',
+        });
+      }
+      throw error;
+    }
+    const image = await storeUpload(db, storage, quota, actor.id, bytes);
+    return { success: true as const, data: image };
+  }
+
   app.post(
     '/uploads',
     {
@@ -27,44 +65,25 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
         tags: ['uploads'],
         summary: 'Upload a photo (multipart field `image`; JPEG, PNG, WebP or AVIF, at most 10 MB)',
         consumes: ['multipart/form-data'],
-        response: {
-          200: UploadResultSchema,
-          400: ApiErrorSchema,
-          401: ApiErrorSchema,
-          403: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          429: ApiErrorSchema,
-        },
+        response: responses,
       },
     },
-    async (request) => {
-      const actor = currentUser(request);
-      if (!request.isMultipart()) {
-        throw new AppError(
-          415,
-          'unsupported-media-type',
-          'Send the photo as multipart/form-data.',
-          { field: 'image' },
-        );
-      }
-      const file = await request.file();
-      if (!file || file.fieldname !== 'image') {
-        throw new AppError(400, 'validation-failed', 'Image is required', { field: 'image' });
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(413, 'payload-too-large', 'Photos can be at most 10 MB.', {
-            field: 'image',
-          });
-        }
-        throw error;
-      }
-      const image = await storeUpload(db, storage, quota, actor.id, bytes);
-      return { success: true as const, data: image };
+    receivePhoto,
+  );
+
+  app.post(
+    '/uploads/profile-photo',
+    {
+      preValidation: [app.authenticate, guard(uploadPolicy.canUploadProfilePhoto)],
+      bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
+      schema: {
+        tags: ['uploads'],
+        summary:
+          'Upload a profile photo (anyone signed in; as `/uploads`); then set it with `POST /api/auth/update-user` `{ image: url }`',
+        consumes: ['multipart/form-data'],
+        response: responses,
+      },
     },
+    receivePhoto,
   );
 };

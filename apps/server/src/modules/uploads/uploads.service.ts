@@ -110,8 +110,9 @@ export async function resolveOwnUploads(
 }
 
 /**
- * Deletes photos uploaded before `before` that no car shows (a form abandoned, a photo replaced):
- * their rows first, so no car can take them meanwhile, then their files. Answers how many.
+ * Deletes photos uploaded before `before` that no car shows and no one has as profile photo (a
+ * form abandoned, a photo replaced): their rows first, so no car can take them meanwhile, then
+ * their files. Answers how many.
  */
 export async function sweepUnusedUploads(
   db: Db,
@@ -125,6 +126,8 @@ export async function sweepUnusedUploads(
       and(
         lt(upload.createdAt, before),
         sql`not exists (select 1 from ${listing}, jsonb_array_elements(${listing.images}) as image where image->>'url' = ${MEDIA_PREFIX} || ${upload.key})`,
+        // A profile photo is kept as its thumbnail's address (auth.routes.ts sets it so).
+        sql`${MEDIA_PREFIX} || ${upload.thumbKey} not in (select ${user.image} from ${user} where ${user.image} is not null)`,
       ),
     )
     .returning({ key: upload.key, thumbKey: upload.thumbKey });

@@ -1,27 +1,56 @@
+import { holdsRole, type Role } from '@carmarket/shared';
 import { allow, decide, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const isAdmin = (actor: { roles: readonly Role[] }) => holdsRole(actor.roles, 'admin');
 
-type Person = { id: string; role: string | null };
+type Person = { id: string; roles: readonly Role[] };
 
 /** Who may do what with people's accounts; every rule about users lives here. */
 export const userPolicy = {
   /** Role flags of `email`: that user, or an admin. */
   canReadRoleOf: (actor: SessionUser, email: string) =>
-    sameEmail(actor.email, email) || actor.role === 'admin',
+    sameEmail(actor.email, email) || isAdmin(actor),
   /** Setting one's own role, or asking for one's own token: one's own email only. */
   isOwnEmail: (actor: SessionUser, email: string) => sameEmail(actor.email, email),
   /** Verifying: an admin, and only seller accounts are verified. */
   canVerify(actor: SessionUser, target: Person): Decision {
-    if (actor.role !== 'admin') return deny('This is for admin accounts only.');
-    return decide(target.role === 'Seller', 'Only seller accounts can be verified.');
+    if (!isAdmin(actor)) return deny('This is for admin accounts only.');
+    return decide(holdsRole(target.roles, 'Seller'), 'Only seller accounts can be verified.');
   },
   /** Deleting someone: an admin; never oneself, never another admin. */
-  canDelete(actor: SessionUser, target: Person): Decision {
-    if (actor.role !== 'admin') return deny('This is for admin accounts only.');
+  canDelete(actor: { id: string; roles: readonly Role[] }, target: Person): Decision {
+    if (!isAdmin(actor)) return deny('This is for admin accounts only.');
     if (target.id === actor.id) return deny('You cannot delete your own account.');
-    if (target.role === 'admin') return deny('Admin accounts cannot be deleted.');
+    if (isAdmin(target)) return deny('Admin accounts cannot be deleted.');
     return allow;
   },
+  /**
+   * Deleting one's own account (My account): anyone but an administrator, whose account another
+   * administrator or the create-admin command looks after, so a site is never left without one.
+   */
+  canDeleteSelf: (actor: { roles: readonly Role[] }): Decision =>
+    decide(
+      !isAdmin(actor),
+      'An administrator account cannot delete itself. Ask another administrator to remove it.',
+    ),
+  /**
+   * Adding a role (becoming a seller, or buying too): an account that has chosen its first role
+   * and is not an administrator, which opens every page already. Adding a role held already is
+   * fine (a retried request).
+   */
+  canAddRole(actor: SessionUser): Decision {
+    if (isAdmin(actor)) return deny('An administrator account already opens every page.');
+    return decide(actor.roles.length > 0, 'Choose Buyer or Seller on your dashboard first.');
+  },
+  /**
+   * With REQUIRE_VERIFIED_EMAIL on, booking and listing wait until the person opened the link
+   * mailed to their address; the reason says where to ask for it again.
+   */
+  hasConfirmedEmail: (actor: SessionUser, site: { requireVerifiedEmail: boolean }): Decision =>
+    decide(
+      !site.requireVerifiedEmail || actor.emailVerified,
+      'Confirm your email address first: open the link we mailed you, or send it again from My account.',
+    ),
 };

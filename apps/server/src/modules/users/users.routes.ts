@@ -2,12 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AccessTokenSchema,
   AcknowledgedSchema,
+  AddRoleSchema,
   EmailParamsSchema,
   EmailQuerySchema,
   GoogleUserSchema,
   IsAdminSchema,
   IsBuyerSchema,
   IsSellerSchema,
+  RolesSchema,
   SetRoleSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
@@ -15,7 +17,8 @@ import { forbidden } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { AccessTokens } from '../auth/access-token.ts';
 import { userPolicy } from './users.policy.ts';
-import { ensureRole, roleOfEmail, setSignupRole } from './users.service.ts';
+import { presentRoles } from './users.presenter.ts';
+import { addRole, ensureRole, rolesOfEmail, setSignupRole } from './users.service.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }> = async (
@@ -106,10 +109,28 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
         if (!userPolicy.canReadRoleOf(actor, request.params.email)) {
           throw forbidden('You can only look up your own account.');
         }
-        return flag.answer((await roleOfEmail(db, request.params.email)) === flag.role);
+        // An account holding two roles answers true to both (decision 016).
+        const roles = await rolesOfEmail(db, request.params.email);
+        return flag.answer(roles.includes(flag.role));
       },
     );
   }
+
+  app.post(
+    '/user/roles',
+    {
+      ...signedIn,
+      schema: {
+        ...signedIn.schema,
+        tags: ['users'],
+        summary:
+          'Add Seller (or Buyer) to your own account, keeping everything it has; answers every role it holds',
+        body: AddRoleSchema,
+        response: { 200: RolesSchema, ...errorResponses },
+      },
+    },
+    async (request) => presentRoles(await addRole(db, currentUser(request), request.body.role)),
+  );
 
   app.get(
     '/jwt',

@@ -33,9 +33,9 @@ describe('the spec user calls', () => {
       expect(flip.status).toBe(409);
       expect(await codeOf(flip)).toBe('conflict');
       const session = (await (await person.get('/api/auth/get-session')).json()) as {
-        user: { name: string; role: string };
+        user: { name: string; roles: string[] };
       };
-      expect(session.user).toMatchObject({ name: 'Renamed Person', role: 'Seller' });
+      expect(session.user).toMatchObject({ name: 'Renamed Person', roles: ['Seller'] });
     });
 
     it('never makes anyone an admin', async () => {

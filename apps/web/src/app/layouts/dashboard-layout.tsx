@@ -13,9 +13,12 @@ import { CloseIcon, MenuIcon } from '../../components/ui/icons';
 import { PageLoading } from '../../components/ui/page-loading';
 import { RequireAuth } from '../../features/auth/components/require-auth';
 import { RequireRole } from '../../features/auth/components/require-role';
+import { rolesName } from '../../features/auth/roles';
 import { useFinishGoogleSignIn } from '../../features/auth/use-finish-google-sign-in';
 import { useSession } from '../../features/auth/use-session';
+import { VerifyEmailBanner } from '../../features/account/components/verify-email-banner';
 import { DashboardMenu } from '../../features/dashboard/components/dashboard-menu';
+import { focusWhenShown } from '../../lib/focus-when-shown';
 import { lazyWithPreload } from '../../lib/lazy-with-preload';
 import NotFoundRoute from '../routes/not-found';
 import { dashboardRoutes } from '../routes/dashboard/pages';
@@ -40,7 +43,7 @@ function Dashboard() {
 
   // On phones the menu covers the page: focus goes into it when it opens.
   useEffect(() => {
-    if (menuOpen) closeButton.current?.focus();
+    if (menuOpen && closeButton.current) focusWhenShown(closeButton.current, openButton.current);
   }, [menuOpen]);
 
   function closeMenu() {
@@ -65,38 +68,7 @@ function Dashboard() {
         tabIndex={-1}
         aria-hidden="true"
       />
-      <div className="drawer-content px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
-        <button
-          ref={openButton}
-          type="button"
-          className="button button-outline button-sm mb-6 lg:hidden"
-          aria-expanded={menuOpen}
-          aria-controls="dashboard-menu"
-          onClick={() => setMenuOpen(true)}
-        >
-          <MenuIcon width={20} height={20} />
-          Dashboard menu
-        </button>
-        <ErrorBoundary key={pathname}>
-          <Suspense fallback={<PageLoading />}>
-            <Routes>
-              {pages.map(({ path, roles, Page }) => (
-                <Route
-                  key={path}
-                  index={path === ''}
-                  path={path || undefined}
-                  element={
-                    <RequireRole roles={roles}>
-                      <Page />
-                    </RequireRole>
-                  }
-                />
-              ))}
-              <Route path="*" element={<NotFoundRoute />} />
-            </Routes>
-          </Suspense>
-        </ErrorBoundary>
-      </div>
+      {/* Before the page, so that the keyboard reaches the menu first, as the eye does. */}
       <div className="drawer-side dashboard-side" onKeyDown={handleKeyDown}>
         <div className="drawer-overlay" aria-hidden="true" onClick={closeMenu} />
         <nav
@@ -117,10 +89,44 @@ function Dashboard() {
           </div>
           <DashboardMenu
             name={user.name}
-            role={user.role ?? null}
+            roles={user.roles}
+            rolesName={rolesName(user.roles)}
             onNavigate={() => setMenuOpen(false)}
           />
         </nav>
+      </div>
+      <div className="drawer-content px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+        <button
+          ref={openButton}
+          type="button"
+          className="button button-outline button-sm mb-6 lg:hidden print:hidden"
+          aria-expanded={menuOpen}
+          aria-controls="dashboard-menu"
+          onClick={() => setMenuOpen(true)}
+        >
+          <MenuIcon width={20} height={20} />
+          Dashboard menu
+        </button>
+        <VerifyEmailBanner />
+        <ErrorBoundary key={pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Routes>
+              {pages.map(({ path, roles, Page }) => (
+                <Route
+                  key={path}
+                  index={path === ''}
+                  path={path || undefined}
+                  element={
+                    <RequireRole roles={roles}>
+                      <Page />
+                    </RequireRole>
+                  }
+                />
+              ))}
+              <Route path="*" element={<NotFoundRoute />} />
+            </Routes>
+          </Suspense>
+        </ErrorBoundary>
       </div>
     </div>
   );

@@ -1,45 +1,39 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
 
 import { CloseIcon, MenuIcon } from '../../components/ui/icons';
-import { useSignOut } from '../../features/auth/use-sign-out';
 import { useSession } from '../../features/auth/use-session';
 import { siteName } from '../../config/site';
+import { lazyWithPreload } from '../../lib/lazy-with-preload';
 
-const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `nav-link${isActive ? ' nav-link-active' : ''}`;
+// Dashboard (with the person's name) and Sign out: loaded once someone is signed in.
+const SignedInLinks = lazyWithPreload(() => import('./signed-in-links'));
+// Signed-in people only, after the page has painted: the home page's budget pays nothing for it.
+const MessagesLink = lazyWithPreload(
+  () => import('../../features/messages/components/header-messages-link'),
+);
 
 function AccountLinks() {
   const { isSignedIn } = useSession();
-  const { signOut, isPending } = useSignOut();
+  // Back here after signing in; written out, as loginPath() would cost the home page's budget.
+  const { pathname, search } = useLocation();
 
   if (!isSignedIn) {
     return (
       <li>
-        <Link to="/login" className="button button-primary button-sm">
+        <Link
+          to={`/login?next=${encodeURIComponent(pathname + search)}`}
+          className="button button-primary button-sm"
+        >
           Login
         </Link>
       </li>
     );
   }
   return (
-    <>
-      <li>
-        <NavLink to="/dashboard" className={navLinkClass}>
-          Dashboard
-        </NavLink>
-      </li>
-      <li>
-        <button
-          type="button"
-          className="button button-outline button-sm"
-          disabled={isPending}
-          onClick={() => void signOut()}
-        >
-          {isPending ? 'Signing out…' : 'Sign out'}
-        </button>
-      </li>
-    </>
+    <Suspense>
+      <SignedInLinks />
+    </Suspense>
   );
 }
 
@@ -56,6 +50,7 @@ function HeaderSearch() {
 }
 
 export function SiteHeader() {
+  const { isSignedIn } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
 
@@ -80,6 +75,11 @@ export function SiteHeader() {
           <span className="text-lg font-bold tracking-tight">{siteName}</span>
         </Link>
         <HeaderSearch />
+        {isSignedIn && (
+          <Suspense>
+            <MessagesLink />
+          </Suspense>
+        )}
 
         {/* Phones show the links in a menu that this button opens; wider screens show them inline. */}
         <button
@@ -101,12 +101,12 @@ export function SiteHeader() {
           onClick={() => setMenuOpen(false)}
         >
           <li>
-            <NavLink to="/cars" className={navLinkClass}>
+            <NavLink to="/cars" className="nav-link">
               Find a car
             </NavLink>
           </li>
           <li>
-            <NavLink to="/blog" className={navLinkClass}>
+            <NavLink to="/blog" className="nav-link">
               Blog
             </NavLink>
           </li>

@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 
 import { BookButton } from '../../features/bookings/components/book-button';
 import { ListingCard, listingPath } from '../../features/listings/components/listing-card';
+import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
 
-/** A car's card with Details and Book now, as search and category pages list cars. */
+/** A car's card with Details, Book now and the save heart, as search and category pages list cars. */
 export function BookableCar({
   car,
   priority = false,
@@ -18,6 +19,7 @@ export function BookableCar({
       listing={car}
       priority={priority}
       distanceKm={car.distanceKm ?? null}
+      corner={<LazySaveCarButton car={car} />}
       action={
         <BookButton
           listing={car}

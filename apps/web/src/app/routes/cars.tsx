@@ -1,6 +1,8 @@
 import { RequireAuth } from '../../features/auth/components/require-auth';
+import { hasRole } from '../../features/auth/roles';
 import { useSession } from '../../features/auth/use-session';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
+import { SaveSearchButton } from '../../features/saved/components/save-search-button';
 import { prefetchFirstPage } from '../../features/search/api/search-cars';
 import { SearchPage } from '../../features/search/pages/search-page';
 import { apiQueryOf } from '../../features/search/search-state';
@@ -15,8 +17,9 @@ function CarsPage() {
   const { user } = useSession();
   return (
     <SearchPage
-      skeleton={<ListingCardSkeleton withNote={user?.role !== 'Buyer'} />}
+      skeleton={<ListingCardSkeleton withNote={!hasRole(user?.roles, 'Buyer')} />}
       renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
+      saveSearch={(search) => <SaveSearchButton {...search} />}
     />
   );
 }

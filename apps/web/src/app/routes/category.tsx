@@ -3,9 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
 import { RequireAuth } from '../../features/auth/components/require-auth';
+import { hasRole } from '../../features/auth/roles';
 import { useSession } from '../../features/auth/use-session';
 import { useCategory } from '../../features/listings/api/get-category';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
+import { SaveSearchButton } from '../../features/saved/components/save-search-button';
 import { SearchPage } from '../../features/search/pages/search-page';
 import { ApiError } from '../../lib/api-client';
 import { BookableCar } from './bookable-car';
@@ -86,6 +88,7 @@ function CategoryPage() {
   return (
     <SearchPage
       category={id}
+      categoryName={summary?.name}
       title={summary?.name ?? 'Cars in this category'}
       header={
         <>
@@ -93,8 +96,9 @@ function CategoryPage() {
           <CategoryHeader summary={summary} count={summary?.count} />
         </>
       }
-      skeleton={<ListingCardSkeleton withNote={user?.role !== 'Buyer'} />}
+      skeleton={<ListingCardSkeleton withNote={!hasRole(user?.roles, 'Buyer')} />}
       renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
+      saveSearch={(search) => <SaveSearchButton {...search} />}
     />
   );
 }

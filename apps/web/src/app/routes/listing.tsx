@@ -2,6 +2,7 @@ import type { ListingDetail, ListingStatus } from '@carmarket/shared';
 import { Link, useParams } from 'react-router';
 
 import { LoadError } from '../../components/ui/load-error';
+import { LazyRemoveCarButton } from '../../features/admin/components/lazy-remove-car-button';
 import { RequireAuth } from '../../features/auth/components/require-auth';
 import { BookButton } from '../../features/bookings/components/book-button';
 import { useListing } from '../../features/listings/api/get-listing';
@@ -9,6 +10,8 @@ import { ListingFacts } from '../../features/listings/components/listing-facts';
 import { ListingGallery } from '../../features/listings/components/listing-gallery';
 import { ListingPrice } from '../../features/listings/components/listing-price';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
+import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
+import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
 import { ApiError } from '../../lib/api-client';
 import { formatTime } from '../../lib/format-date';
 import { usePage } from '../../lib/page';
@@ -78,7 +81,13 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             size="lg"
           />
         </div>
-        <BookButton listing={listing} className="mt-6 max-w-sm" />
+        <BookButton
+          listing={listing}
+          before={<LazySaveCarButton car={listing} look="labelled" />}
+          className="mt-6 max-w-sm"
+        />
+        <LazyAskSellerButton listing={listing} className="mt-3 max-w-sm" />
+        <LazyRemoveCarButton car={listing} className="mt-4" />
         <ListingFacts
           listing={listing}
           full={listing}

@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 
 import { AuthCard } from '../../features/auth/components/auth-card';
+import { EmailLinkForm } from '../../features/auth/components/email-link-form';
 import { GoogleButton } from '../../features/auth/components/google-button';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
-import { safeNextPath } from '../../features/auth/login-path';
+import { registerPath, safeNextPath } from '../../features/auth/login-path';
 import { useSession } from '../../features/auth/use-session';
 import { usePage } from '../../lib/page';
 
@@ -16,8 +18,11 @@ export default function LoginRoute() {
   const params = new URLSearchParams(search);
   // Where to go after signing in: only a path on this site.
   const next = safeNextPath(params.get('next'));
+  // A sign-in link that did not work comes back with ?link=failed (and better-auth's ?error=).
+  const linkFailed = params.get('link') === 'failed';
   // better-auth sends people back here with ?error= when a Google sign-in did not finish.
-  const googleFailed = params.has('error');
+  const googleFailed = params.has('error') && !linkFailed;
+  const [byLink, setByLink] = useState(linkFailed);
   const { isSignedIn } = useSession();
 
   if (isSignedIn) return <Navigate to={next ?? '/'} replace />;
@@ -28,7 +33,7 @@ export default function LoginRoute() {
       footer={
         <>
           New to CarMarket?{' '}
-          <Link to="/register" className="text-link">
+          <Link to={registerPath(next)} className="text-link">
             Create an account
           </Link>
         </>
@@ -39,9 +44,20 @@ export default function LoginRoute() {
           Your Google sign-in did not finish. Please try again, or sign in with your email.
         </p>
       )}
-      <SignInForm next={next} />
-      <p className="divider-text my-6">or</p>
-      <GoogleButton />
+      {linkFailed && (
+        <p role="alert" className="alert alert-error alert-soft mb-5">
+          That sign-in link has expired or was used already. Ask for a new one below.
+        </p>
+      )}
+      {byLink ? <EmailLinkForm next={next} /> : <SignInForm next={next} />}
+      <button
+        type="button"
+        className="text-link mx-auto mt-4 block"
+        onClick={() => setByLink((link) => !link)}
+      >
+        {byLink ? 'Sign in with your password instead' : 'Email me a sign-in link instead'}
+      </button>
+      <GoogleButton next={next} />
     </AuthCard>
   );
 }

@@ -1,8 +1,9 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 
 import { AuthCard } from '../../features/auth/components/auth-card';
 import { GoogleButton } from '../../features/auth/components/google-button';
 import { RegisterForm } from '../../features/auth/components/register-form';
+import { loginPath, safeNextPath } from '../../features/auth/login-path';
 import { usePage } from '../../lib/page';
 
 export default function RegisterRoute() {
@@ -10,6 +11,8 @@ export default function RegisterRoute() {
     title: 'Create an account',
     description: 'Create a CarMarket account to sell your car or to book one.',
   });
+  // Where to go once the account exists: only a path on this site.
+  const next = safeNextPath(new URLSearchParams(useLocation().search).get('next'));
   return (
     <AuthCard
       title="Create your account"
@@ -17,15 +20,14 @@ export default function RegisterRoute() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/login" className="text-link">
+          <Link to={loginPath(next)} className="text-link">
             Sign in
           </Link>
         </>
       }
     >
-      <RegisterForm />
-      <p className="divider-text my-6">or</p>
-      <GoogleButton note="A new account made with Google is a Buyer account." />
+      <RegisterForm next={next} />
+      <GoogleButton next={next} note="A new account made with Google is a Buyer account." />
     </AuthCard>
   );
 }

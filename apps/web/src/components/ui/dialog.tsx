@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
+import { focusWhenShown } from '../../lib/focus-when-shown';
+
 /**
  * A modal dialog on the native `<dialog>`: the browser keeps focus inside it, closes it on
  * Escape and returns focus to the button that opened it. Bottom sheet on phones, centred above.
@@ -32,10 +34,10 @@ export function Dialog({
     if (open && !dialog.open) {
       dialog.showModal();
       // The browser would focus the scrolling box; start at the marked control, else the title.
-      (
+      const start =
         dialog.querySelector<HTMLElement>('[data-autofocus]') ??
-        dialog.querySelector<HTMLElement>('h2')
-      )?.focus();
+        dialog.querySelector<HTMLElement>('h2');
+      if (start) focusWhenShown(start, dialog);
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
@@ -68,7 +70,10 @@ export function Dialog({
   );
 }
 
-/** A question with a confirming button and Cancel; the confirming button shows progress. */
+/**
+ * A question with a confirming button and Cancel; the confirming button shows progress. Fields
+ * the answer needs (a reason to give) go in `children`, above the buttons.
+ */
 export function ConfirmDialog({
   open,
   onClose,
@@ -81,6 +86,7 @@ export function ConfirmDialog({
   busy,
   danger = false,
   error,
+  children,
 }: {
   open: boolean;
   onClose: () => void;
@@ -95,9 +101,11 @@ export function ConfirmDialog({
   danger?: boolean;
   /** Why the last attempt failed, shown above the buttons. */
   error?: string | null | undefined;
+  children?: ReactNode;
 }) {
   return (
     <Dialog open={open} onClose={onClose} title={title} description={description} busy={busy}>
+      {children && <div className="mb-5">{children}</div>}
       {error && (
         <p role="alert" className="alert alert-error alert-soft mb-4">
           {error}

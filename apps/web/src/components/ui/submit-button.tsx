@@ -24,3 +24,26 @@ export function SubmitButton({
     </button>
   );
 }
+
+/** A dialog form's Cancel and submit buttons: side by side on the right, stacked on phones. */
+export function FormActions({
+  busy,
+  onCancel,
+  children,
+}: {
+  busy: boolean;
+  onCancel: () => void;
+  /** The submit button's label. */
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <button type="button" className="button button-outline" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+      <SubmitButton busy={busy} busyLabel="Saving…" className="">
+        {children}
+      </SubmitButton>
+    </div>
+  );
+}

@@ -1,16 +1,28 @@
 import type { Role } from '@carmarket/shared';
 
-/** Whether someone with `role` may open a page for `roles`: admins may open every page. */
+/** Whether someone holding `roles` holds `role` (one account may be a Buyer and a Seller). */
+export function hasRole(roles: readonly Role[] | null | undefined, role: Role): boolean {
+  return !!roles && roles.includes(role);
+}
+
+/** Whether someone holding `roles` may open a page for `pageRoles`: admins may open every page. */
 export function canOpen(
-  role: Role | null | undefined,
-  roles: readonly Role[] | undefined,
+  roles: readonly Role[] | null | undefined,
+  pageRoles: readonly Role[] | undefined,
 ): boolean {
-  if (!roles) return true;
-  return role === 'admin' || (!!role && roles.includes(role));
+  if (!pageRoles) return true;
+  return hasRole(roles, 'admin') || pageRoles.some((role) => hasRole(roles, role));
 }
 
 /** Who a page is for, in words: "Seller accounts", "Seller or Buyer accounts", "administrators". */
 export function rolesLabel(roles: readonly Role[]): string {
   const kinds = roles.filter((role) => role !== 'admin');
   return kinds.length > 0 ? `${kinds.join(' or ')} accounts` : 'administrators';
+}
+
+/** How the dashboard names what an account is: "Buyer", "Buyer and Seller", "Administrator". */
+export function rolesName(roles: readonly Role[] | null | undefined): string {
+  if (hasRole(roles, 'admin')) return 'Administrator';
+  if (!roles || roles.length === 0) return 'No account type yet';
+  return roles.join(' and ');
 }

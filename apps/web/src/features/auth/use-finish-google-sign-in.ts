@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { registerGoogleUser } from './api/google';
+import { safeNextPath } from './login-path';
 import { useSession } from './use-session';
 import { sessionQueryKey } from './use-session';
 
@@ -12,11 +13,14 @@ import { sessionQueryKey } from './use-session';
 let finishing = false;
 
 /**
- * On the page Google sends people back to (`/dashboard?google=1`): records the account once
- * (a first Google sign-in becomes a Buyer), refreshes the session and tidies the address.
+ * On the page Google sends people back to (`/dashboard?google=1&next=...`): records the account
+ * once (a first Google sign-in becomes a Buyer), refreshes the session and goes on to `next` (a
+ * same-site path) or the dashboard.
  */
 export function useFinishGoogleSignIn(): void {
-  const returned = new URLSearchParams(useLocation().search).get('google') === '1';
+  const params = new URLSearchParams(useLocation().search);
+  const returned = params.get('google') === '1';
+  const next = safeNextPath(params.get('next')) ?? '/dashboard';
   const { email, name } = useSession().user ?? {};
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -34,7 +38,7 @@ export function useFinishGoogleSignIn(): void {
       )
       .finally(() => {
         finishing = false;
-        void navigate('/dashboard', { replace: true });
+        void navigate(next, { replace: true });
       });
-  }, [returned, email, name, queryClient, navigate]);
+  }, [returned, next, email, name, queryClient, navigate]);
 }

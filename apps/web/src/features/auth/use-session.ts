@@ -9,11 +9,19 @@ export interface Session {
     id: string;
     name: string;
     email: string;
-    /** Null until the person has chosen Seller or Buyer (e.g. their sign-up was interrupted). */
-    role: Role | null;
+    /**
+     * Every role the account holds, the one chosen at sign-up first; empty until the person has
+     * chosen Seller or Buyer (e.g. their sign-up was interrupted). A Buyer may add Seller.
+     */
+    roles: Role[];
     /** A seller checked by an admin. */
     verified?: boolean;
+    /** The person opened the link mailed to their address. */
+    emailVerified: boolean;
+    /** Their profile photo's address, if they chose one. */
     image?: string | null;
+    /** Pre-fills the booking form. */
+    phone?: string | null;
   };
   session: {
     id: string;
@@ -22,8 +30,8 @@ export interface Session {
 }
 
 /**
- * Auth's one query key. Everything cached under other keys belongs to the person signed in and
- * goes when they sign out (api/end-session.ts).
+ * Auth's keys start with `auth`. Everything cached under other keys belongs to the person signed
+ * in and goes when they sign out (api/end-session.ts).
  */
 export const sessionQueryKey = ['auth', 'session'] as const;
 

@@ -2,33 +2,53 @@ import { describe, expect, it } from 'vitest';
 
 import { menuFor } from './menu';
 
-const labels = (role: Parameters<typeof menuFor>[0]) =>
-  menuFor(role).flatMap((section) => section.entries.map((entry) => entry.label));
+const labels = (roles: Parameters<typeof menuFor>[0]) =>
+  menuFor(roles).flatMap((section) => section.entries.map((entry) => entry.label));
 
 describe('dashboard menu', () => {
-  it('gives buyers My Orders only', () => {
-    expect(labels('Buyer')).toEqual(['My Orders']);
+  it('gives buyers My Orders, Messages, Saved cars and Saved searches, and their account', () => {
+    expect(labels(['Buyer'])).toEqual([
+      'My Orders',
+      'Messages',
+      'Saved cars',
+      'Saved searches',
+      'My account',
+    ]);
   });
 
-  it('gives sellers Add Product and My Products', () => {
-    expect(labels('Seller')).toEqual(['Add Product', 'My Products']);
+  it('gives sellers Add Product, My Products and Messages, and their account', () => {
+    expect(labels(['Seller'])).toEqual(['Add Product', 'My Products', 'Messages', 'My account']);
   });
 
-  it('gives admins the user lists and the seller and buyer pages too', () => {
-    expect(labels('admin')).toEqual([
+  it('gives an account that buys and sells the pages of both, and Messages once', () => {
+    expect(labels(['Buyer', 'Seller'])).toEqual([
+      'Add Product',
+      'My Products',
+      'My Orders',
+      'Messages',
+      'Saved cars',
+      'Saved searches',
+      'My account',
+    ]);
+  });
+
+  it('gives admins the user lists, the reports and the seller and buyer pages too, but no saved cars or messages', () => {
+    expect(labels(['admin'])).toEqual([
       'All Users',
       'All Sellers',
       'All Buyers',
       'Audit Log',
+      'Reports',
       'Add Product',
       'My Products',
       'My Orders',
+      'My account',
     ]);
-    const links = menuFor('admin').flatMap((section) => section.entries.map((entry) => entry.to));
+    const links = menuFor(['admin']).flatMap((section) => section.entries.map((entry) => entry.to));
     expect(links).toContain('/dashboard/allUser?role=Seller');
   });
 
-  it('gives an account without a role nothing until it chooses one', () => {
-    expect(menuFor(null)).toEqual([]);
+  it('gives an account without a role only its account until it chooses one', () => {
+    expect(labels([])).toEqual(['My account']);
   });
 });

@@ -24,6 +24,35 @@ const buying: MenuSection = {
   ],
 };
 
+// Buyers and sellers: their conversations about cars (admins read reported ones from Reports).
+const talking: MenuSection = {
+  title: 'Talk',
+  entries: [
+    {
+      to: '/dashboard/messages',
+      label: 'Messages',
+      description: 'Your conversations about cars, as they happen.',
+    },
+  ],
+};
+
+// Buyers only: the server keeps saved cars and searches for buyer accounts alone.
+const keepingTrack: MenuSection = {
+  title: 'Keep track',
+  entries: [
+    {
+      to: '/dashboard/saved',
+      label: 'Saved cars',
+      description: 'The cars you saved with the heart, and how their prices moved.',
+    },
+    {
+      to: '/dashboard/searches',
+      label: 'Saved searches',
+      description: 'Your searches, the new cars that match them, and their email alerts.',
+    },
+  ],
+};
+
 const selling: MenuSection = {
   title: 'Selling',
   entries: [
@@ -63,19 +92,39 @@ const administration: MenuSection = {
       label: 'Audit Log',
       description: 'Who verified, deleted, sold or refunded what, and when.',
     },
+    {
+      to: '/dashboard/reports',
+      label: 'Reports',
+      description: 'Conversations people reported, to read and deal with.',
+    },
   ],
 };
 
-/** The side menu for each role (spec section 2); admins also get the seller and buyer pages. */
-export function menuFor(role: Role | null): readonly MenuSection[] {
-  if (role === 'admin') return [administration, selling, buying];
-  if (role === 'Seller') return [selling];
-  if (role === 'Buyer') return [buying];
-  return [];
-}
+// Everyone's, whatever their roles: the profile, password, devices and leaving.
+const account: MenuSection = {
+  title: 'Account',
+  entries: [
+    {
+      to: '/dashboard/settings',
+      label: 'My account',
+      description: 'Your name, email, password, signed-in devices, selling, and leaving.',
+    },
+  ],
+};
 
-/** How the dashboard names a role. */
-export function roleName(role: Role | null): string {
-  if (role === 'admin') return 'Administrator';
-  return role ?? 'No account type yet';
+/**
+ * The side menu for the roles an account holds (spec section 2): admins also get the seller and
+ * buyer pages; an account that both sells and buys gets both; everyone gets their account.
+ */
+export function menuFor(roles: readonly Role[]): readonly MenuSection[] {
+  if (roles.includes('admin')) return [administration, selling, buying, account];
+  const sells = roles.includes('Seller');
+  const buys = roles.includes('Buyer');
+  return [
+    ...(sells ? [selling] : []),
+    ...(buys ? [buying] : []),
+    ...(sells || buys ? [talking] : []),
+    ...(buys ? [keepingTrack] : []),
+    account,
+  ];
 }

@@ -27,16 +27,17 @@ describe('search state in the address', () => {
 
   it('shows each filter as a chip that removes itself', () => {
     const params = new URLSearchParams(
-      'q=golf&fuel=diesel&priceMax=2000000&near=5746545&radiusKm=50&placeName=Portland%2C+OR',
+      'q=golf&fuel=diesel&priceMax=2000000&mileageMax=80467&near=5746545&radiusKm=80&placeName=Portland%2C+OR',
     );
     const chips = chipsOf(params);
     expect(chips.map((chip) => chip.label)).toEqual([
       '“golf”',
       'Diesel',
       'Up to $20,000',
-      'Within 50 km of Portland, OR',
+      'Up to 50,000 mi',
+      'Within 50 mi of Portland, OR',
     ]);
-    const withoutPlace = removeChip(params, chips[3]!);
+    const withoutPlace = removeChip(params, chips[4]!);
     expect(
       withoutPlace.has('near') || withoutPlace.has('radiusKm') || withoutPlace.has('placeName'),
     ).toBe(false);

@@ -1,5 +1,7 @@
 import type { SearchSort } from '@carmarket/shared';
 
+import { siteCurrency } from '../../config/site';
+import { formatLength, lengthUnitOf, toKm } from '../../lib/units';
 import { fuelLabel, transmissionLabel } from '../listings';
 
 /*
@@ -92,13 +94,22 @@ export interface Chip {
   label: string;
 }
 
-const money = (cents: string) =>
+/** "$15,000", for a price in cents as the address holds it. */
+export const money = (cents: string) =>
   new Intl.NumberFormat('en-US', {
     style: 'currency',
-    currency: 'USD',
+    currency: siteCurrency,
     maximumFractionDigits: 0,
   }).format(Number(cents) / 100);
-const km = (value: string) => `${new Intl.NumberFormat('en-US').format(Number(value))} km`;
+
+/** The unit the filters show lengths in; the address holds kilometres, as the API takes them. */
+export const lengthUnit = lengthUnitOf(siteCurrency);
+/** "31,069 mi", for kilometres as the address holds them. */
+export const length = (km: string) => formatLength(Number(km), lengthUnit);
+/** The radius a place picked is searched within until another is chosen: 100 of the unit shown. */
+export const PICKED_RADIUS_KM = String(toKm(100, lengthUnit));
+/** The API's radius when the address has none (DEFAULT_RADIUS_KM in @carmarket/shared). */
+export const API_RADIUS_KM = '100';
 
 export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] {
   const chips: Chip[] = [];
@@ -114,7 +125,7 @@ export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] 
     yearMax: (v) => `Up to ${v}`,
     priceMin: (v) => `From ${money(v)}`,
     priceMax: (v) => `Up to ${money(v)}`,
-    mileageMax: (v) => `Up to ${km(v)}`,
+    mileageMax: (v) => `Up to ${length(v)}`,
   };
   for (const key of RANGE_FILTERS) {
     const value = params.get(key);
@@ -122,11 +133,11 @@ export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] 
   }
   const near = params.get('near');
   if (near) {
-    const radius = params.get('radiusKm') ?? '100';
+    const radius = params.get('radiusKm') ?? API_RADIUS_KM;
     chips.push({
       key: 'near',
       value: near,
-      label: `Within ${radius} km of ${params.get('placeName') ?? 'the place chosen'}`,
+      label: `Within ${length(radius)} of ${params.get('placeName') ?? 'the place chosen'}`,
     });
   }
   return chips;

@@ -1,9 +1,11 @@
 import { Link } from 'react-router';
 
+import { AddRoleCard } from '../../../features/auth/components/add-role-card';
 import { ChooseRoleCard } from '../../../features/auth/components/choose-role-card';
+import { hasRole, rolesName } from '../../../features/auth/roles';
 import { useSession } from '../../../features/auth/use-session';
 import { RoleOverview } from '../../../features/dashboard-home/components/role-overview';
-import { menuFor, roleName } from '../../../features/dashboard/menu';
+import { menuFor } from '../../../features/dashboard/menu';
 import { usePage } from '../../../lib/page';
 
 /** `/dashboard`: who is signed in, as what, and shortcuts to their pages. */
@@ -11,8 +13,9 @@ export default function DashboardHomeRoute() {
   usePage({ title: 'Dashboard' });
   const { user } = useSession();
   if (!user) return null;
-  const role = user.role ?? null;
-  const entries = menuFor(role).flatMap((section) => section.entries);
+  const roles = user.roles;
+  const entries = menuFor(roles).flatMap((section) => section.entries);
+  const selling = hasRole(roles, 'Seller');
 
   return (
     <div className="max-w-4xl">
@@ -21,13 +24,19 @@ export default function DashboardHomeRoute() {
         Welcome, {user.name}
       </h1>
       <p className="mt-3 text-lg text-muted">
-        <span className="break-all">{user.email}</span> · {roleName(role)}
-        {role === 'Seller' && (user.verified ? ' · Verified seller' : ' · Not verified yet')}
+        <span className="break-all">{user.email}</span> · {rolesName(roles)}
+        {selling && (user.verified ? ' · Verified seller' : ' · Not verified yet')}
       </p>
 
-      {!role && (
+      {roles.length === 0 && (
         <div className="mt-8">
           <ChooseRoleCard email={user.email} />
+        </div>
+      )}
+      {/* "Sell your car" brings a Buyer here: the way to become a seller is the first thing. */}
+      {hasRole(roles, 'Buyer') && !selling && (
+        <div className="mt-8">
+          <AddRoleCard role="Seller" />
         </div>
       )}
 

@@ -17,8 +17,16 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { path: '', file: 'home' },
   { path: 'orders', file: 'orders', roles: ['Buyer'] },
   { path: 'payment/:id', file: 'payment', roles: ['Buyer'] },
+  { path: 'receipt/:id', file: 'receipt', roles: ['Buyer'] },
+  { path: 'saved', file: 'saved', roles: ['Buyer'] },
+  { path: 'searches', file: 'searches', roles: ['Buyer'] },
+  // The list, and the list beside one conversation (an admin reads a reported one here).
+  { path: 'messages/:id?', file: 'messages', roles: ['Buyer', 'Seller'] },
   { path: 'add-product', file: 'add-product', roles: ['Seller'] },
   { path: 'my-products', file: 'my-products', roles: ['Seller'] },
   { path: 'allUser', file: 'all-users', roles: ['admin'] },
+  { path: 'users/:id/cars', file: 'user-cars', roles: ['admin'] },
   { path: 'audit', file: 'audit', roles: ['admin'] },
+  { path: 'settings', file: 'settings' },
+  { path: 'reports', file: 'reports', roles: ['admin'] },
 ];

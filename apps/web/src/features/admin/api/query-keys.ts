@@ -3,4 +3,6 @@ export const adminKeys = {
   users: ['admin', 'users'] as const,
   usersPage: <Q extends object>(query: Q) => ['admin', 'users', query] as const,
   audit: ['admin', 'audit'] as const,
+  userCars: ['admin', 'user-cars'] as const,
+  carsOfUser: (id: string) => ['admin', 'user-cars', id] as const,
 };

@@ -44,7 +44,7 @@ export function DeleteUserDialog({
             <li>
               {user.name} ({user.email}) can no longer sign in and is signed out everywhere at once.
             </li>
-            {user.role === 'Seller' && (
+            {user.roles.includes('Seller') && (
               <li>Their cars on sale are removed, and open bookings of those cars are closed.</li>
             )}
             <li>Their own open bookings are cancelled. The people affected are told by email.</li>

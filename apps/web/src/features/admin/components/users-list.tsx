@@ -1,4 +1,5 @@
 import type { AdminUser } from '@carmarket/shared';
+import { Link } from 'react-router';
 
 import { formatDate } from '../../../lib/format-date';
 
@@ -9,12 +10,17 @@ export interface UserActions {
   verifyingId: string | null;
 }
 
-const isAdmin = (user: AdminUser) => user.role === 'admin';
+const isAdmin = (user: AdminUser) => user.roles.includes('admin');
+const isSeller = (user: AdminUser) => user.roles.includes('Seller');
 
-/** The spec's rule: admin rows show no role text. */
+/** The spec's rule: admin rows show no role text. Someone who buys and sells shows both. */
 function RoleText({ user }: { user: AdminUser }) {
   if (isAdmin(user)) return null;
-  return user.role ? <>{user.role}</> : <span className="text-muted">No role yet</span>;
+  return user.roles.length > 0 ? (
+    <>{user.roles.join(' and ')}</>
+  ) : (
+    <span className="text-muted">No role yet</span>
+  );
 }
 
 function VerifiedBadge({ user }: { user: AdminUser }) {
@@ -30,7 +36,7 @@ function Actions({ user, onVerify, onDelete, verifyingId }: { user: AdminUser } 
   const verifying = verifyingId === user._id;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      {user.role === 'Seller' &&
+      {isSeller(user) &&
         (user.verify === 'true' ? (
           <VerifiedBadge user={user} />
         ) : (
@@ -48,6 +54,15 @@ function Actions({ user, onVerify, onDelete, verifyingId }: { user: AdminUser } 
             {verifying ? 'Verifying…' : 'Verify'}
           </button>
         ))}
+      {isSeller(user) && (
+        <Link
+          to={`/dashboard/users/${user._id}/cars`}
+          className="button button-sm button-outline"
+          aria-label={`Cars of ${user.name}`}
+        >
+          Cars
+        </Link>
+      )}
       {!isAdmin(user) && (
         <button
           type="button"

@@ -153,8 +153,9 @@ function UsersPage({ role }: { role: UserRoleFilter }) {
         {title}
       </h1>
       <p className="mt-3 max-w-2xl leading-7 text-muted">
-        Verify sellers you have checked: their cars then carry a “Verified seller” badge. Deleting
-        an account signs the person out and takes their cars off sale.
+        Verify sellers you have checked: their cars then carry a “Verified seller” badge. A seller’s
+        Cars lists everything they listed, to remove a car with a reason. Deleting an account signs
+        the person out and takes their cars off sale.
       </p>
 
       <form

@@ -21,11 +21,24 @@ export function describeEntry(entry: AuditEntry): { what: string; whom: string }
         count(details.bookingsCancelled) > 0 &&
           `${plural(count(details.bookingsCancelled), 'booking')} cancelled`,
       ].filter(Boolean);
+      // The person deleting their own account (My account), or an admin deleting them.
+      const whose =
+        details.self === true ? 'their own' : text(details.role) ? `a ${text(details.role)}` : 'an';
       return {
-        what: `Deleted ${text(details.role) ? `a ${text(details.role)}` : 'an'} account${effects.length ? ` (${effects.join(', ')})` : ''}`,
+        what: `Deleted ${whose} account${effects.length ? ` (${effects.join(', ')})` : ''}`,
         whom: text(details.email) ?? 'a user',
       };
     }
+    case 'user.add-role':
+      return {
+        what: `Added the ${text(details.role) ?? 'new'} role to their account`,
+        whom: text(details.email) ?? 'a user',
+      };
+    case 'listing.remove':
+      return {
+        what: `Removed a car${text(details.reason) ? `: ${text(details.reason)}` : ''}`,
+        whom: text(details.name) ?? 'a car',
+      };
     case 'sale': {
       const amount =
         typeof details.amountCents === 'number' && text(details.currency)

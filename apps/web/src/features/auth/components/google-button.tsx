@@ -1,12 +1,8 @@
 import { useId, useState } from 'react';
 
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/api-client';
+import { useSignInOptions } from '../api/get-sign-in-options';
 import { startGoogleSignIn } from '../api/google';
-
-const NOT_SET_UP = 'Google sign-in is not set up on this server.';
-
-// Remembered for the rest of the visit, so the register page knows what the sign-in page found.
-let googleUnavailable = false;
 
 function GoogleLogo() {
   return (
@@ -32,60 +28,54 @@ function GoogleLogo() {
 }
 
 /**
- * "Continue with Google". The server offers Google only when it has credentials; it is asked on
- * the first click, and when it has none the button stays disabled and says why.
+ * "or" and "Continue with Google", shown only when the server offers Google sign-in (it needs
+ * credentials); nothing at all otherwise. `next`: the same-site path to return to afterwards.
  */
-export function GoogleButton({ note }: { note?: string }) {
+export function GoogleButton({ note, next }: { note?: string; next: string | null }) {
   const id = useId();
-  const [unavailable, setUnavailable] = useState(googleUnavailable);
+  const { data: options } = useSignInOptions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const disabled = unavailable || busy;
 
   async function handleClick() {
-    if (disabled) return;
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
-      const { url } = await startGoogleSignIn();
+      const { url } = await startGoogleSignIn(next);
       // Stays busy while the browser leaves for Google.
       window.location.assign(url);
     } catch (failure) {
       setBusy(false);
-      if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500) {
-        googleUnavailable = true;
-        setUnavailable(true);
-      } else {
-        setError(errorMessage(failure));
-      }
+      setError(errorMessage(failure));
     }
   }
 
-  const message = unavailable ? NOT_SET_UP : (error ?? note);
+  if (!options?.google) return null;
+  const message = error ?? note;
   return (
-    <div>
-      {/* aria-disabled rather than disabled: the button keeps focus and still reads its reason. */}
-      <button
-        type="button"
-        className="button button-outline w-full"
-        aria-disabled={disabled || undefined}
-        aria-describedby={message ? `${id}-note` : undefined}
-        onClick={() => void handleClick()}
-      >
-        {busy ? (
-          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-        ) : (
-          <GoogleLogo />
-        )}
-        {busy ? 'Opening Google…' : 'Continue with Google'}
-      </button>
-      <p
-        id={`${id}-note`}
-        aria-live="polite"
-        className={error && !unavailable ? 'field-error' : 'field-hint'}
-      >
-        {message}
-      </p>
-    </div>
+    <>
+      <p className="divider-text my-6">or</p>
+      <div>
+        {/* aria-disabled rather than disabled: the button keeps focus while Google opens. */}
+        <button
+          type="button"
+          className="button button-outline w-full"
+          aria-disabled={busy || undefined}
+          aria-describedby={message ? `${id}-note` : undefined}
+          onClick={() => void handleClick()}
+        >
+          {busy ? (
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+          ) : (
+            <GoogleLogo />
+          )}
+          {busy ? 'Opening Google…' : 'Continue with Google'}
+        </button>
+        <p id={`${id}-note`} aria-live="polite" className={error ? 'field-error' : 'field-hint'}>
+          {message}
+        </p>
+      </div>
+    </>
   );
 }

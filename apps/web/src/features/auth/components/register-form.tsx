@@ -18,9 +18,10 @@ import { sessionQueryKey } from '../use-session';
 
 /**
  * Creates the account (which signs it in), then records the account type. Should the second
- * step fail, sending the form again only retries that step.
+ * step fail, sending the form again only retries that step. Afterwards goes to `next` (a
+ * same-site path) or the home page.
  */
-export function RegisterForm() {
+export function RegisterForm({ next }: { next: string | null }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   // The email of the account this form has already created, if any.
@@ -62,7 +63,7 @@ export function RegisterForm() {
     }
     await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     toast.success('Registration successful');
-    await navigate('/');
+    await navigate(next ?? '/');
   }
 
   return (

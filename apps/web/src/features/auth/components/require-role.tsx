@@ -1,14 +1,20 @@
-import type { Role } from '@carmarket/shared';
+import type { Role, SignupRole } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { usePage } from '../../../lib/page';
-import { canOpen, rolesLabel } from '../roles';
+import { canOpen, hasRole, rolesLabel, rolesName } from '../roles';
+import { AddRoleCard } from './add-role-card';
 import { useSession } from '../use-session';
 import { RequireAuth } from './require-auth';
 
-function WrongRole({ roles, role }: { roles: readonly Role[]; role: Role | null }) {
+function WrongRole({ roles, held }: { roles: readonly Role[]; held: readonly Role[] }) {
   usePage({ title: 'Not for your account type' });
+  // A Buyer on a seller's page ("Sell your car") may become a seller here, and the other way.
+  const addable =
+    held.length > 0 && !hasRole(held, 'admin')
+      ? roles.find((role): role is SignupRole => role === 'Seller' || role === 'Buyer')
+      : undefined;
   return (
     <section aria-labelledby="wrong-role-title" className="max-w-2xl py-4">
       <p className="section-eyebrow">Not for your account type</p>
@@ -16,11 +22,19 @@ function WrongRole({ roles, role }: { roles: readonly Role[]; role: Role | null 
         This page is for {rolesLabel(roles)}
       </h1>
       <p className="mt-4 text-lg leading-8 text-muted">
-        {role
-          ? `You are signed in with a ${role} account, so this page has nothing for you. Your dashboard shows what you can do.`
+        {held.length > 0
+          ? `You are signed in with a ${rolesName(held)} account, so this page has nothing for you yet.${addable ? '' : ' Your dashboard shows what you can do.'}`
           : 'Your account has no type yet. Choose Seller or Buyer on your dashboard first.'}
       </p>
-      <Link to="/dashboard" className="button button-primary mt-8">
+      {addable && (
+        <div className="mt-6">
+          <AddRoleCard role={addable} />
+        </div>
+      )}
+      <Link
+        to="/dashboard"
+        className={`button mt-8 ${addable ? 'button-outline' : 'button-primary'}`}
+      >
         Back to your dashboard
       </Link>
     </section>
@@ -53,7 +67,7 @@ function RoleCheck({
   roles: readonly Role[] | undefined;
   children: ReactNode;
 }) {
-  const role = useSession().user?.role ?? null;
-  if (roles && !canOpen(role, roles)) return <WrongRole roles={roles} role={role} />;
+  const held = useSession().user?.roles ?? [];
+  if (roles && !canOpen(held, roles)) return <WrongRole roles={roles} held={held} />;
   return children;
 }

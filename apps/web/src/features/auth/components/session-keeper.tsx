@@ -11,15 +11,18 @@ import { useSession } from '../use-session';
  * nothing.
  */
 export default function SessionKeeper() {
-  const email = useSession().user?.email;
+  const { user, session } = useSession();
+  const email = user?.email;
+  // A new session (a changed password ends the old one) needs a token of its own at once.
+  const sessionId = session?.session.id;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const goTo = useEffectEvent((path: string) => void navigate(path));
 
   useEffect(() => {
-    if (!email) return;
+    if (!email || !sessionId) return;
     return keepSession(email, queryClient, (path) => goTo(path));
-  }, [email, queryClient]);
+  }, [email, sessionId, queryClient]);
 
   return null;
 }

@@ -15,6 +15,7 @@ export const bookingsOfQueryOptions = (email: string) =>
     queryFn: ({ signal }) => getBookingsOf(email, signal),
   });
 
-export function useMyBookings(email: string) {
-  return useQuery(bookingsOfQueryOptions(email));
+/** `enabled: false` for people who have no bookings to ask for (not signed in, not buyers). */
+export function useMyBookings(email: string, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...bookingsOfQueryOptions(email), enabled });
 }

@@ -3,4 +3,5 @@ export const bookingKeys = {
   all: ['bookings'] as const,
   ofEmail: (email: string) => ['bookings', 'of', email] as const,
   one: (id: string) => ['bookings', 'one', id] as const,
+  receipt: (id: string) => ['bookings', 'receipt', id] as const,
 };

@@ -1,9 +1,12 @@
-import type { ListingStatus } from '@carmarket/shared';
+import type { Booking, ListingStatus } from '@carmarket/shared';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
-import { useSession, type Session } from '../../auth';
+import { hasRole, useSession, useSignInOptions, type Session } from '../../auth';
 import { useCreateBooking } from '../api/create-booking';
+import { useMyBookings } from '../api/get-my-bookings';
+import { ORDERS_PATH, receiptPath } from '../paths';
 import type { BookableListing } from './booking-form';
 
 // The form (with its validation library, ~38 KB) loads when the dialog first opens, or when the
@@ -16,15 +19,47 @@ export interface BookButtonListing extends BookableListing {
   status: ListingStatus;
 }
 
-/** Why this person cannot book this car, or null when they can. */
+export interface BookingBlocker {
+  reason: string;
+  /** Where to go instead, e.g. the booking the person made already. */
+  link?: { to: string; label: string };
+}
+
+/** Where a person confirms their address (or asks for the link again). */
+const SETTINGS_PATH = '/dashboard/settings';
+
+/**
+ * Why this person cannot book this car, or null when they can. `mine`: their own open or paid
+ * booking of it, if any (they book a car once, and learn so before filling in the form).
+ * `mustConfirmEmail`: the site asks for a confirmed address first (REQUIRE_VERIFIED_EMAIL) and
+ * theirs is not.
+ */
 export function bookingBlocker(
   user: Session['user'] | null,
   listing: { sellerId: string; status: ListingStatus },
-): string | null {
-  if (user && listing.sellerId === user.id) return 'This is your car';
-  if (user?.role !== 'Buyer') return 'Only buyer accounts can book cars';
-  if (listing.status === 'reserved') return 'Another buyer is paying for it; try again soon';
-  if (listing.status !== 'available') return 'No longer available';
+  mine?: Pick<Booking, '_id' | 'status'>,
+  mustConfirmEmail = false,
+): BookingBlocker | null {
+  if (user && listing.sellerId === user.id) return { reason: 'This is your car' };
+  if (!hasRole(user?.roles, 'Buyer')) return { reason: 'Only buyer accounts can book cars' };
+  if (mine?.status === 'paid') {
+    return {
+      reason: 'You bought this car.',
+      link: { to: receiptPath(mine._id), label: 'See the receipt' },
+    };
+  }
+  if (mine?.status === 'pending') {
+    return { reason: 'You booked this car.', link: { to: ORDERS_PATH, label: 'See My Orders' } };
+  }
+  if (listing.status === 'reserved')
+    return { reason: 'Another buyer is paying for it; try again soon' };
+  if (listing.status !== 'available') return { reason: 'No longer available' };
+  if (mustConfirmEmail) {
+    return {
+      reason: 'Confirm your email address to book: open the link we mailed you.',
+      link: { to: SETTINGS_PATH, label: 'Send it again' },
+    };
+  }
   return null;
 }
 
@@ -46,7 +81,20 @@ export function BookButton({
   const [open, setOpen] = useState(false);
   const booking = useCreateBooking();
   const reasonId = useId();
-  const blocker = bookingBlocker(user, listing);
+  // One request for every card on the page: they share the query.
+  const myBookings = useMyBookings(user?.email ?? '', { enabled: hasRole(user?.roles, 'Buyer') });
+  const mine = myBookings.data?.find(
+    (b) => b.listingId === listing._id && (b.status === 'pending' || b.status === 'paid'),
+  );
+  // Asked only of someone whose address is unconfirmed: nobody else needs the answer.
+  const unconfirmed = !!user && !user.emailVerified;
+  const options = useSignInOptions({ enabled: unconfirmed });
+  const blocker = bookingBlocker(
+    user,
+    listing,
+    mine,
+    unconfirmed && options.data?.requireVerifiedEmail === true,
+  );
 
   return (
     <div className={className}>
@@ -69,10 +117,20 @@ export function BookButton({
       </div>
       {blocker && (
         <p id={reasonId} className="mt-2 text-sm leading-5 text-muted">
-          {blocker}
+          {blocker.reason}
+          {blocker.link && (
+            <>
+              {' '}
+              <Link to={blocker.link.to} className="text-link font-semibold">
+                {blocker.link.label}
+              </Link>
+            </>
+          )}
         </p>
       )}
-      {user && !blocker && (
+      {/* Mounted even when they can no longer book (they just did, so the button says so): the
+          dialog then closes itself and gives focus back to the button. */}
+      {user && (
         <Dialog
           open={open}
           onClose={() => setOpen(false)}
@@ -89,7 +147,7 @@ export function BookButton({
           >
             <BookingForm
               listing={listing}
-              buyer={{ name: user.name, email: user.email }}
+              buyer={{ name: user.name, email: user.email, phone: user.phone }}
               booking={booking}
               onDone={() => setOpen(false)}
             />

@@ -1,20 +1,62 @@
 import { BookingFormSchema, formatMoney, type BookingFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SubmitButton } from '../../../components/ui/submit-button';
+import { ApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useServerError } from '../../../lib/use-server-error';
+import { useServerError, type FormError } from '../../../lib/use-server-error';
 import type { useCreateBooking } from '../api/create-booking';
+import { ORDERS_PATH } from '../paths';
 
 export interface BookableListing {
   _id: string;
   name: string;
   reprice: number;
   currency: string;
+}
+
+/** A new key for one attempt at booking (`Idempotency-Key`). */
+function newAttemptKey(): string {
+  return typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * Why the booking failed: plain words, with a way on. Booked already: a link to My Orders. No
+ * answer (offline, or the network hung): say so, and offer to send the same booking again.
+ */
+function BookingFailure({ error, failure }: { error: FormError; failure: ApiError | null }) {
+  if (failure?.bookingId) {
+    return (
+      <>
+        You already booked this car.{' '}
+        <Link to={ORDERS_PATH} className="font-semibold underline">
+          See My Orders
+        </Link>
+      </>
+    );
+  }
+  if (failure?.code === 'network-request-failed') {
+    const offline = navigator.onLine === false;
+    return (
+      <div className="grid gap-3">
+        <p>
+          <strong>{offline ? 'You’re offline.' : 'We could not reach CarMarket.'}</strong> Check
+          your connection, then try again; trying again never books the car twice.
+        </p>
+        <button type="submit" className="button button-outline button-sm justify-self-start">
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return error.message;
 }
 
 /**
@@ -28,7 +70,8 @@ export function BookingForm({
   onDone,
 }: {
   listing: BookableListing;
-  buyer: { name: string; email: string };
+  /** `phone`: the one on their profile, which the form starts with. */
+  buyer: { name: string; email: string; phone?: string | null | undefined };
   booking: ReturnType<typeof useCreateBooking>;
   /** After booking, and on Cancel. */
   onDone: () => void;
@@ -41,12 +84,16 @@ export function BookingForm({
     formState: { errors, isSubmitting },
   } = useForm<BookingFormInput>({
     resolver: zodResolver(BookingFormSchema),
-    defaultValues: { userPhone: '', userLocation: '' },
+    defaultValues: { userPhone: buyer.phone ?? '', userLocation: '' },
   });
   const { formError, showServerError, clearFormError } = useServerError(setError, {
     userPhone: 'userPhone',
     userLocation: 'userLocation',
   });
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  // One key per attempt: the same details sent again (a retry) reuse it, so the server answers
+  // the booking a lost answer was about instead of booking twice.
+  const attempt = useRef<{ key: string; details: string } | null>(null);
 
   useEffect(() => {
     toast.preload();
@@ -57,9 +104,14 @@ export function BookingForm({
 
   async function handleBook(values: BookingFormInput) {
     clearFormError();
+    setFailure(null);
+    const input = { listingId: listing._id, ...values };
+    const details = JSON.stringify(input);
+    if (attempt.current?.details !== details) attempt.current = { key: newAttemptKey(), details };
     try {
-      await booking.mutateAsync({ listingId: listing._id, ...values });
+      await booking.mutateAsync({ input, idempotencyKey: attempt.current.key });
     } catch (error) {
+      setFailure(error instanceof ApiError ? error : null);
       showServerError(error);
       return;
     }
@@ -69,7 +121,7 @@ export function BookingForm({
 
   return (
     <form noValidate className="form-stack" onSubmit={handleSubmit(handleBook)}>
-      <FormAlert>{formError?.message}</FormAlert>
+      <FormAlert>{formError && <BookingFailure error={formError} failure={failure} />}</FormAlert>
       <Field label="Name">
         {(control) => (
           <input {...control} value={buyer.name} readOnly className="input w-full bg-base-200" />

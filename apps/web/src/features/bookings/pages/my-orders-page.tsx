@@ -1,9 +1,8 @@
-import { formatMoney, type Booking } from '@carmarket/shared';
+import { CLOSED_BECAUSE, formatMoney, type Booking } from '@carmarket/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
@@ -11,15 +10,12 @@ import { useSession } from '../../auth';
 import { useCancelBooking } from '../api/cancel-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { BookingStatusBadge } from '../components/booking-status-badge';
+import { paymentPath, receiptPath } from '../paths';
 
 const bookedOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 function BookedDate({ booking }: { booking: Booking }) {
   return <time dateTime={booking.createdAt}>{bookedOn.format(new Date(booking.createdAt))}</time>;
-}
-
-export function paymentPath(bookingId: string): string {
-  return `/dashboard/payment/${bookingId}`;
 }
 
 /** Thumbnail and name, both linking to the car's page. */
@@ -47,7 +43,10 @@ function CarLink({ booking }: { booking: Booking }) {
   );
 }
 
-/** Pay and Cancel for a pending booking, "Paid" for a paid one, nothing otherwise. */
+/**
+ * Pay and Cancel for a pending booking; the receipt and transaction id of a paid one (its badge
+ * already says Paid); why a cancelled or closed one ended.
+ */
 function BookingActions({
   booking,
   onCancel,
@@ -57,10 +56,19 @@ function BookingActions({
 }) {
   if (booking.status === 'paid') {
     return (
-      <span className="inline-flex items-center gap-1 font-semibold text-success">
-        <CheckIcon className="size-5" />
-        Paid
-      </span>
+      <div className="grid justify-items-start gap-1.5">
+        <Link to={receiptPath(booking._id)} className="button button-outline button-sm">
+          Receipt<span className="sr-only"> for the {booking.name}</span>
+        </Link>
+        {booking.transactionId && (
+          <span className="text-xs text-muted">
+            Transaction{' '}
+            <span className="font-mono break-all text-base-content" data-testid="transaction-id">
+              {booking.transactionId}
+            </span>
+          </span>
+        )}
+      </div>
     );
   }
   if (booking.status === 'cancelled') {
@@ -68,7 +76,11 @@ function BookingActions({
   }
   if (booking.status === 'closed') {
     return (
-      <span className="text-sm text-muted">The car was sold to someone else or taken off sale</span>
+      <span className="text-sm text-muted">
+        {booking.closedReason
+          ? `Closed because ${CLOSED_BECAUSE[booking.closedReason]}`
+          : 'The car was sold to someone else or taken off sale'}
+      </span>
     );
   }
   return (

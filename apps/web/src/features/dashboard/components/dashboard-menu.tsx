@@ -1,11 +1,14 @@
 import type { Role } from '@carmarket/shared';
 import { Link, useLocation } from 'react-router';
 
-import { menuFor, roleName, type MenuEntry } from '../menu';
+import { UnreadBadge } from '../../messages';
+import { menuFor, type MenuEntry } from '../menu';
 
 function isCurrent(to: string, pathname: string, search: string): boolean {
-  const [path, query = ''] = to.split('?');
-  return path === pathname && query === search.replace(/^\?/, '');
+  const [path = '', query = ''] = to.split('?');
+  // A page's own pages count as it (Messages for one conversation); the Overview is just itself.
+  const within = path !== '/dashboard' && pathname.startsWith(`${path}/`);
+  return (path === pathname || within) && query === search.replace(/^\?/, '');
 }
 
 function MenuLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate: () => void }) {
@@ -20,6 +23,7 @@ function MenuLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate: () => v
         onClick={onNavigate}
       >
         {entry.label}
+        {entry.to === '/dashboard/messages' && <UnreadBadge />}
       </Link>
     </li>
   );
@@ -28,11 +32,14 @@ function MenuLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate: () => v
 /** The dashboard's side menu: the home entry, then the sections of the person's role. */
 export function DashboardMenu({
   name,
-  role,
+  roles,
+  rolesName,
   onNavigate,
 }: {
   name: string;
-  role: Role | null;
+  roles: readonly Role[];
+  /** What the account is, in words ("Buyer and Seller"). */
+  rolesName: string;
   /** Called when a link is followed (the phone layout closes the menu). */
   onNavigate: () => void;
 }) {
@@ -40,14 +47,14 @@ export function DashboardMenu({
     <>
       <div className="px-4 pb-4">
         <p className="font-semibold break-words">{name}</p>
-        <p className="text-sm text-muted">{roleName(role)}</p>
+        <p className="text-sm text-muted">{rolesName}</p>
       </div>
       <ul className="menu w-full gap-1 p-0 text-base">
         <MenuLink
           entry={{ to: '/dashboard', label: 'Overview', description: '' }}
           onNavigate={onNavigate}
         />
-        {menuFor(role).map((section) => (
+        {menuFor(roles).map((section) => (
           <li key={section.title}>
             <h2 className="menu-title">{section.title}</h2>
             <ul>

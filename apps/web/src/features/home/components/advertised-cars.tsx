@@ -2,18 +2,14 @@ import type { ListingCard } from '@carmarket/shared';
 import { useId } from 'react';
 import type { Link as LinkComponent } from 'react-router';
 
-// Intl directly: formatMoney from @carmarket/shared would bring zod along to the home page.
-function money(cents: number, currency: string) {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency,
-    maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
-  }).format(cents / 100);
-}
+import { formatMileage } from '../../../lib/units';
+import { ListingPrice, VerifiedBadge } from '../../listings';
 
 /**
- * Advertised cars, newest first, each linking to its page. Its classes are ones the home page
- * already has (index.css scans this file), so the page's stylesheet stays the same size.
+ * Advertised cars, newest first, each linking to its page. Not the search page's ListingCard,
+ * whose classes would cost the home page's stylesheet ~0.45 KB it does not have; its price and
+ * badge are the same components, so the two cards cannot drift apart (decision 013). index.css
+ * scans this file and those two.
  */
 export default function AdvertisedCars({
   cars,
@@ -43,7 +39,8 @@ export default function AdvertisedCars({
         {cars.map((car) => {
           const photo = car.images[0];
           return (
-            <li key={car._id}>
+            // min-w-0: a long name (one line, cut short) must not widen the phone's single column.
+            <li key={car._id} className="min-w-0">
               <Link
                 to={`/listing/${car._id}`}
                 className="group flex h-full flex-col overflow-hidden rounded-box border border-base-300 bg-base-100 card-shadow transition-colors hover:border-primary"
@@ -69,23 +66,23 @@ export default function AdvertisedCars({
                     {car.name}
                   </h3>
                   <p className="text-sm text-muted">
-                    {car.year} · {car.condition} · {car.location}
+                    {[
+                      car.year,
+                      car.condition,
+                      car.mileageKm !== null && formatMileage(car.mileageKm, car.currency),
+                      car.location,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
                   </p>
-                  <p className="flex flex-wrap items-end gap-2">
-                    <span className="text-xl font-bold text-primary">
-                      {money(car.reprice, car.currency)}
-                    </span>
-                    <span className="text-sm text-muted">
-                      New: {money(car.orprice, car.currency)}
-                    </span>
-                  </p>
+                  <ListingPrice
+                    reprice={car.reprice}
+                    orprice={car.orprice}
+                    currency={car.currency}
+                  />
                   <p className="flex flex-wrap items-center gap-2 text-sm text-muted">
                     Seller: {car.seller}
-                    {car.sellerVerified && (
-                      <span className="rounded-full bg-primary-soft px-1.5 py-0.5 font-medium text-primary">
-                        Verified seller
-                      </span>
-                    )}
+                    {car.sellerVerified && <VerifiedBadge />}
                   </p>
                 </div>
               </Link>

@@ -3,6 +3,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { formatTime } from '../../../lib/format-date';
+import { formatDistance, lengthUnitOf } from '../../../lib/units';
 import { fuelLabel, transmissionLabel } from '../car-labels';
 import { ListingFacts } from './listing-facts';
 import { ListingPrice } from './listing-price';
@@ -63,16 +64,19 @@ function CardPhoto({ listing, priority }: { listing: Listing; priority: boolean 
 
 /**
  * One car of a category: photo and name link to the car page; `action` (the Book button) sits
- * at the bottom, so the buttons of a row line up.
+ * at the bottom, so the buttons of a row line up; `corner` (the save heart) over the photo.
  */
 export function ListingCard({
   listing,
   action,
+  corner,
   distanceKm = null,
   priority = false,
 }: {
   listing: Listing;
   action: ReactNode;
+  /** Over the photo's top right corner; after the name for keyboards and screen readers. */
+  corner?: ReactNode;
   /** How far the car is from the place searched near. */
   distanceKm?: number | null;
   /** One of the first cards, in view at once: its photo loads first rather than lazily. */
@@ -81,7 +85,11 @@ export function ListingCard({
   const titleId = useId();
   const href = listingPath(listing._id);
   return (
-    <article aria-labelledby={titleId} className={cardClass} data-testid="listing-card">
+    <article
+      aria-labelledby={titleId}
+      className={`relative ${cardClass}`}
+      data-testid="listing-card"
+    >
       {/* The name below is the link for keyboards and screen readers; this one is for pointers. */}
       <Link to={href} tabIndex={-1} aria-hidden="true" className="block">
         <CardPhoto listing={listing} priority={priority} />
@@ -92,11 +100,12 @@ export function ListingCard({
             {listing.name}
           </Link>
         </h2>
+        {corner && <div className="absolute top-3 right-3">{corner}</div>}
         <p className="mt-1 line-clamp-1 text-sm leading-6 text-muted">{specsOf(listing)}</p>
         <p className="flex min-h-6 flex-wrap items-center gap-x-2 text-sm leading-6 text-muted">
           {distanceKm !== null && (
             <span className="font-semibold text-base-content">
-              {distanceKm < 1 ? 'Under 1 km' : `${Math.round(distanceKm)} km`} away ·
+              {formatDistance(distanceKm, lengthUnitOf(listing.currency))} ·
             </span>
           )}
           <span>

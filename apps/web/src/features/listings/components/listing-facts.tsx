@@ -1,15 +1,9 @@
 import type { ListingCard } from '@carmarket/shared';
 
+import { formatMileage } from '../../../lib/units';
 import { fuelLabel, transmissionLabel } from '../car-labels';
 
-const kilometres = new Intl.NumberFormat('en-US');
-
-/** "38,400 km", or a plain word when the seller left the mileage out. */
-export function formatMileage(mileageKm: number | null): string {
-  return mileageKm === null ? 'Not given' : `${kilometres.format(mileageKm)} km`;
-}
-
-type Facts = Pick<ListingCard, 'location' | 'year' | 'condition' | 'mileageKm'>;
+type Facts = Pick<ListingCard, 'location' | 'year' | 'condition' | 'mileageKm' | 'currency'>;
 type FullFacts = Facts &
   Pick<ListingCard, 'make' | 'model' | 'bodyType' | 'fuel' | 'transmission' | 'colour'> & {
     vin: string | null;
@@ -43,7 +37,7 @@ export function ListingFacts({
     ['Location', listing.location],
     ['Model year', String(listing.year)],
     ['Condition', listing.condition],
-    ['Mileage', formatMileage(listing.mileageKm)],
+    ['Mileage', formatMileage(listing.mileageKm, listing.currency)],
     ...more.filter((fact): fact is [string, string] => Boolean(fact[1])),
   ] as const;
   return (

@@ -14,7 +14,7 @@ export function ListingPrice({
 }) {
   const large = size === 'lg';
   return (
-    <p className="flex flex-wrap items-baseline gap-x-2">
+    <p className="flex flex-wrap items-baseline gap-2">
       <span className="sr-only">Asking price </span>
       <span
         data-testid="listing-price"
@@ -25,7 +25,7 @@ export function ListingPrice({
       {orprice > reprice && (
         <>
           <span className="sr-only">, originally </span>
-          <del className={`text-muted ${large ? 'text-lg' : 'text-base'}`}>
+          <del className={large ? 'text-lg text-muted' : 'text-muted'}>
             {formatMoney(orprice, currency)}
           </del>
         </>

@@ -5,8 +5,9 @@ import { api } from '../../../lib/api-client';
 import { paymentKeys } from './query-keys';
 
 /**
- * `POST /api/create-payment-intent`: holds the car for this buyer and answers the client secret
- * the card form confirms. Asking again while the payment is open answers the same intent.
+ * `POST /api/create-payment-intent`: answers the client secret the card form confirms (it holds
+ * nothing: sending the form does). Refused (409, with `reservedUntil`) while another buyer's
+ * card is being confirmed. Asking again while the payment is open answers the same intent.
  */
 export function createPaymentIntent(bookingId: string): Promise<PaymentIntentResult> {
   return api.post<PaymentIntentResult>('/create-payment-intent', { bookingId });
@@ -16,7 +17,8 @@ export function createPaymentIntent(bookingId: string): Promise<PaymentIntentRes
  * The payment intent of a booking, asked for when the payment page opens (`enabled`). A query
  * rather than a mutation: the page reads it like data, and the server answers the same open
  * intent when asked twice. Never retried or refreshed by itself: a 409 (another buyer is
- * paying) is shown as it is, and the page asks again after a declined card to renew the hold.
+ * paying) is shown as it is, and the page asks again when that hold ends and after a declined
+ * card (which closes its payment).
  */
 export function usePaymentIntent(bookingId: string, enabled: boolean) {
   return useQuery({

@@ -1,5 +1,8 @@
-/** Helpers of the sandbox card form: formatting as people type, and when the form is complete. */
+/** Helpers of the sandbox card form: formatting as people type or paste, and what is missing. */
 
+import type { PaymentGaps } from './payment-gaps';
+
+const MIN_CARD_DIGITS = 13;
 const MAX_CARD_DIGITS = 19;
 
 function digitsOf(value: string): string {
@@ -24,17 +27,38 @@ export function caretAfterDigits(formatted: string, digitsBefore: number): numbe
   return position;
 }
 
-/** "1234" -> "12/34"; the slash appears once the year is being typed. */
+/**
+ * The expiry field's text as MM/YY, whatever common form was typed or pasted: "12 / 30",
+ * "12/2030", "12-30", "1230", "122030" and " 12/30 " all give "12/30", and "1/30" gives "01/30".
+ * Unfinished input stays unfinished ("1", "12/", "12/3", and "12/203" on the way to "12/2030").
+ */
 export function formatExpiry(value: string): string {
-  const digits = digitsOf(value).slice(0, 4);
-  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+  const text = value.trim();
+  const separated = /^(\d{1,2})\s*[/\-.\s]\s*(\d*)/.exec(text);
+  let month: string;
+  let year: string;
+  if (separated) {
+    month = (separated[1] ?? '').padStart(2, '0');
+    year = separated[2] ?? '';
+  } else {
+    const digits = digitsOf(text);
+    // A first digit of 2 to 9 is a month of its own: "430" is 04/30.
+    const monthLength = /^[2-9]/.test(digits) ? 1 : 2;
+    month = monthLength === 1 ? `0${digits.slice(0, 1)}` : digits.slice(0, 2);
+    year = digits.slice(monthLength);
+  }
+  // Four-digit years are 20YY; anything else keeps its first two digits.
+  year = year.startsWith('20') ? year.slice(0, 4) : year.slice(0, 2);
+  if (year.length === 4) year = year.slice(2);
+  if (year) return `${month}/${year}`;
+  return separated ? `${month}/` : month;
 }
 
-/** "MM/YY" -> month and four-digit year; the processor judges whether they are valid. */
+/** "MM/YY" -> month and four-digit year; null until the field holds a whole date. */
 export function parseExpiry(value: string): { expMonth: number; expYear: number } | null {
-  const digits = digitsOf(value);
-  if (digits.length !== 4) return null;
-  return { expMonth: Number(digits.slice(0, 2)), expYear: 2000 + Number(digits.slice(2)) };
+  const match = /^(\d{2})\/(\d{2})$/.exec(value);
+  if (!match) return null;
+  return { expMonth: Number(match[1]), expYear: 2000 + Number(match[2]) };
 }
 
 export function formatCvc(value: string): string {
@@ -47,13 +71,32 @@ export interface CardInput {
   cvc: string;
 }
 
-/** Enough typed to send: the processor checks the number, the date and the code itself. */
-export function isCardComplete(card: CardInput): boolean {
+/**
+ * What the card fields still need before the card can be sent: fields left empty (named to
+ * complete "enter …") and problems with what was typed (sentences). The processor judges the
+ * rest (whether the number is a real card, the code right).
+ */
+export function cardGaps(card: CardInput, now = new Date()): PaymentGaps {
+  const missing: string[] = [];
+  const problems: string[] = [];
   const digits = digitsOf(card.number).length;
-  return (
-    digits >= 13 &&
-    digits <= MAX_CARD_DIGITS &&
-    parseExpiry(card.expiry) !== null &&
-    /^\d{3,4}$/.test(card.cvc)
-  );
+  if (digits === 0) missing.push('the card number');
+  else if (digits < MIN_CARD_DIGITS) problems.push('The card number is too short.');
+
+  const expiry = parseExpiry(card.expiry);
+  if (card.expiry === '') missing.push('the expiry date');
+  else if (!expiry) problems.push('Enter the expiry date as MM/YY.');
+  else if (expiry.expMonth < 1 || expiry.expMonth > 12) {
+    problems.push('The expiry month must be from 01 to 12.');
+  } else if (
+    // A card is good until the end of its expiry month.
+    expiry.expYear * 12 + expiry.expMonth <
+    now.getFullYear() * 12 + now.getMonth() + 1
+  ) {
+    problems.push(`The expiry date ${card.expiry} has passed.`);
+  }
+
+  if (card.cvc === '') missing.push('the CVC');
+  else if (!/^\d{3,4}$/.test(card.cvc)) problems.push('The CVC has 3 or 4 digits.');
+  return { missing, problems };
 }

@@ -1,7 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 
 import { Field } from '../../../components/ui/field';
 import { errorMessage } from '../../../lib/api-client';
+import { billingGaps, payBlocker, type PaymentGaps } from './payment-gaps';
 
 export interface Billing {
   name: string;
@@ -10,11 +11,12 @@ export interface Billing {
 
 /**
  * What both card forms share: the billing name and email, the Pay button and the card error
- * below it. The processor's own part (`cardFields`) and `confirm` differ per processor.
+ * below it, or why it cannot pay yet. The processor's own part (`cardFields`) and `confirm`
+ * differ per processor.
  */
 export function PaymentForm({
   cardFields,
-  cardComplete,
+  cardGaps,
   ready,
   amount,
   defaultBilling,
@@ -22,11 +24,12 @@ export function PaymentForm({
   confirm,
   onSucceeded,
   onCardError,
+  onHoldRefused,
   children,
 }: {
   cardFields: ReactNode;
-  /** Every card field is filled in. */
-  cardComplete: boolean;
+  /** What the card fields still need (nothing when they are complete). */
+  cardGaps: PaymentGaps;
   /** The payment intent (and the processor's script) are ready. */
   ready: boolean;
   /** The formatted amount, for the Pay button. */
@@ -38,14 +41,19 @@ export function PaymentForm({
   confirm: (billing: Billing) => Promise<string>;
   onSucceeded: (transactionId: string) => Promise<void>;
   onCardError?: () => void;
+  /** The car could not be held (nothing was charged); `error` says why. */
+  onHoldRefused?: (error: unknown) => void;
   /** Above the fields, e.g. the sandbox's test cards. */
   children?: ReactNode;
 }) {
   const [billing, setBilling] = useState(defaultBilling);
   const [processing, setProcessing] = useState(false);
   const [cardError, setCardError] = useState<string | null>(null);
-  const billingComplete = billing.name.trim() !== '' && /.@./.test(billing.email);
-  const canPay = ready && cardComplete && billingComplete && !processing;
+  const blockerId = useId();
+  const blocker =
+    payBlocker(cardGaps, billingGaps(billing)) ??
+    (ready ? null : 'The card form is still loading.');
+  const canPay = !blocker && !processing;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -58,6 +66,7 @@ export function PaymentForm({
       // Nothing was charged: say why (another buyer is paying, or this one pays for another car).
       setCardError(errorMessage(error));
       setProcessing(false);
+      onHoldRefused?.(error);
       return;
     }
     let transactionId: string;
@@ -111,11 +120,17 @@ export function PaymentForm({
           type="submit"
           className="button button-primary button-lg w-full"
           aria-disabled={!canPay || undefined}
+          aria-describedby={blocker && !processing ? blockerId : undefined}
           aria-busy={processing || undefined}
         >
           {processing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {processing ? 'Processing…' : `Pay ${amount}`}
         </button>
+        {blocker && !processing && (
+          <p id={blockerId} className="mt-2 text-sm leading-6 text-muted">
+            {blocker}
+          </p>
+        )}
         {cardError && (
           <p role="alert" className="mt-3 font-semibold text-error">
             {cardError}

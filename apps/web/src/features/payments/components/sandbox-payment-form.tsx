@@ -7,7 +7,7 @@ import {
   formatCardNumber,
   formatCvc,
   formatExpiry,
-  isCardComplete,
+  cardGaps,
   parseExpiry,
 } from './card-input';
 import { PaymentForm, type Billing } from './payment-form';
@@ -18,7 +18,7 @@ type PaymentFormProps = Parameters<typeof PaymentForm>[0];
 export function SandboxPaymentForm({
   clientSecret,
   ...props
-}: Omit<PaymentFormProps, 'cardFields' | 'cardComplete' | 'confirm' | 'ready' | 'children'> & {
+}: Omit<PaymentFormProps, 'cardFields' | 'cardGaps' | 'confirm' | 'ready' | 'children'> & {
   clientSecret: string | undefined;
 }) {
   const [card, setCard] = useState({ number: '', expiry: '', cvc: '' });
@@ -69,7 +69,6 @@ export function SandboxPaymentForm({
               inputMode="numeric"
               autoComplete="cc-number"
               placeholder="1234 1234 1234 1234"
-              maxLength={23}
               className="input w-full font-mono tracking-wide"
             />
           )}
@@ -87,7 +86,6 @@ export function SandboxPaymentForm({
               inputMode="numeric"
               autoComplete="cc-exp"
               placeholder="MM/YY"
-              maxLength={5}
               className="input w-full font-mono"
             />
           )}
@@ -105,7 +103,6 @@ export function SandboxPaymentForm({
               inputMode="numeric"
               autoComplete="cc-csc"
               placeholder="123"
-              maxLength={4}
               className="input w-full font-mono"
             />
           )}
@@ -118,7 +115,7 @@ export function SandboxPaymentForm({
     <PaymentForm
       {...props}
       cardFields={cardFields}
-      cardComplete={isCardComplete(card)}
+      cardGaps={cardGaps(card)}
       ready={!!clientSecret}
       confirm={confirm}
     />

@@ -57,7 +57,7 @@ export function StripePaymentForm({
   publishableKey,
   clientSecret,
   ...props
-}: Omit<PaymentFormProps, 'cardFields' | 'cardComplete' | 'confirm' | 'ready' | 'children'> & {
+}: Omit<PaymentFormProps, 'cardFields' | 'cardGaps' | 'confirm' | 'ready' | 'children'> & {
   publishableKey: string;
   clientSecret: string | undefined;
 }) {
@@ -125,7 +125,11 @@ export function StripePaymentForm({
     <PaymentForm
       {...props}
       cardFields={cardFields}
-      cardComplete={complete}
+      cardGaps={{
+        // Stripe's field shows its own problem, under the field.
+        missing: complete || problem ? [] : ['your card details'],
+        problems: problem ? ['Check the card details above.'] : [],
+      }}
       ready={loaded && !!clientSecret}
       confirm={confirm}
     />

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatTime } from '../../../lib/format-date';
 import { useSession } from '../../auth';
 import { BookingStatusBadge, useBooking } from '../../bookings';
 import { usePaymentIntent } from '../api/create-payment-intent';
@@ -193,12 +194,26 @@ function PayForBooking({
   const config = usePaymentConfig();
   const intent = usePaymentIntent(booking._id, true);
   const queryClient = useQueryClient();
+  const { refetch: refetchIntent } = intent;
+  // Another buyer's card is being confirmed: the car is theirs until then, unless they fail.
+  const heldByAnotherUntil =
+    intent.error instanceof ApiError && intent.error.status === 409
+      ? intent.error.reservedUntil
+      : undefined;
 
   // Refused because the booking changed (paid, closed, cancelled)? Reload it to show that.
   useEffect(() => {
     if (intent.isError)
       void queryClient.invalidateQueries({ queryKey: bookingKeys.one(booking._id) });
   }, [intent.isError, booking._id, queryClient]);
+
+  // When the other buyer's hold ends, look again by itself (a second late, to be past it).
+  useEffect(() => {
+    if (!heldByAnotherUntil) return;
+    const wait = Math.max(0, new Date(heldByAnotherUntil).getTime() - Date.now()) + 1000;
+    const timer = setTimeout(() => void refetchIntent(), wait);
+    return () => clearTimeout(timer);
+  }, [heldByAnotherUntil, refetchIntent]);
 
   let body: ReactNode;
   if (config.isPending || (intent.isPending && intent.isFetching)) {
@@ -218,6 +233,26 @@ function PayForBooking({
         retrying={config.isFetching}
         onRetry={() => void config.refetch()}
       />
+    );
+  } else if (heldByAnotherUntil) {
+    body = (
+      <Problem
+        tone="warning"
+        title="Another buyer is paying for this car"
+        action={
+          <button
+            type="button"
+            className="button button-outline button-sm"
+            disabled={intent.isFetching}
+            onClick={() => void intent.refetch()}
+          >
+            {intent.isFetching ? 'Checking…' : 'Check again'}
+          </button>
+        }
+      >
+        If they do not finish, it may be free again at {formatTime(heldByAnotherUntil)}. This page
+        checks again then.
+      </Problem>
     );
   } else if (intent.isError) {
     const conflict = intent.error instanceof ApiError && intent.error.status === 409;
@@ -257,6 +292,10 @@ function PayForBooking({
       onSucceeded: onPaid,
       // A declined card lets the car go and closes its payment; the next try starts a new one.
       onCardError: () => void intent.refetch(),
+      // Another buyer got there first: asking again shows that, and until when.
+      onHoldRefused: (error: unknown) => {
+        if (error instanceof ApiError && error.reservedUntil) void intent.refetch();
+      },
     };
     body =
       config.data.provider === 'stripe' && config.data.publishableKey ? (
@@ -271,10 +310,10 @@ function PayForBooking({
       <h2 id="pay-title" className="text-xl font-bold">
         Pay by card
       </h2>
-      {config.data && (
+      {config.data && !intent.isError && (
         <p className="mt-1 text-sm text-muted">
-          When you pay, the car is held for you for up to {config.data.holdMinutes} minutes while
-          your card is confirmed.
+          When you press Pay, the car is held for you for up to {config.data.holdMinutes} minutes
+          while your card is confirmed.
         </p>
       )}
       <div className="mt-5">{body}</div>
@@ -314,12 +353,15 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
       </>
     );
   } else if (booking.isError) {
+    // Not there, or not this person's to see: asking again cannot change it (decision 008).
     const missing =
       booking.error instanceof ApiError &&
-      (booking.error.status === 404 || booking.error.status === 400);
+      booking.error.status >= 400 &&
+      booking.error.status < 500;
     content = missing ? (
       <Notice title="We could not find this booking">
-        It may have been removed, or the link is mistyped. Your bookings are in My Orders.
+        It may have been removed, the link may be mistyped, or it may belong to another account.
+        Your own bookings are in My Orders.
       </Notice>
     ) : (
       <LoadError

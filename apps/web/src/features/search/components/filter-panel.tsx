@@ -1,7 +1,15 @@
 import type { Facets } from '@carmarket/shared';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 
-import { labelOf, setValue, toggleValue, type ListFilter } from '../search-state';
+import { toKm } from '../../../lib/units';
+import {
+  labelOf,
+  lengthUnit,
+  PICKED_RADIUS_KM,
+  setValue,
+  toggleValue,
+  type ListFilter,
+} from '../search-state';
 import { PlacePicker } from './place-picker';
 
 type Change = (next: URLSearchParams) => void;
@@ -9,6 +17,7 @@ type Change = (next: URLSearchParams) => void;
 const count = new Intl.NumberFormat('en-US');
 const THIS_YEAR = new Date().getFullYear();
 const YEARS = Array.from({ length: THIS_YEAR + 2 - 1990 }, (_, i) => THIS_YEAR + 1 - i);
+// In the unit shown (lengthUnit); the address and the API take kilometres.
 const MILEAGES = [10_000, 25_000, 50_000, 75_000, 100_000, 150_000, 200_000];
 const RADII = [10, 25, 50, 100, 200, 500];
 
@@ -239,9 +248,9 @@ export function FilterPanel({
       <Section title="Mileage">
         <Select label="Up to" value={params.get('mileageMax') ?? ''} onChange={set('mileageMax')}>
           <option value="">Any mileage</option>
-          {MILEAGES.map((km) => (
-            <option key={km} value={km}>
-              {count.format(km)} km
+          {MILEAGES.map((mileage) => (
+            <option key={mileage} value={toKm(mileage, lengthUnit)}>
+              {count.format(mileage)} {lengthUnit}
             </option>
           ))}
         </Select>
@@ -260,20 +269,20 @@ export function FilterPanel({
               'placeName',
               place.label,
             );
-            if (!next.get('radiusKm')) next.set('radiusKm', '100');
+            if (!next.get('radiusKm')) next.set('radiusKm', PICKED_RADIUS_KM);
             onChange(next);
           }}
         />
         <div className="mt-2">
           <Select
             label={params.get('near') ? 'Within' : 'Within (pick a place first)'}
-            value={params.get('radiusKm') ?? '100'}
+            value={params.get('radiusKm') ?? PICKED_RADIUS_KM}
             disabled={!params.get('near')}
             onChange={(value) => onChange(setValue(params, 'radiusKm', value))}
           >
-            {RADII.map((km) => (
-              <option key={km} value={km}>
-                {km} km
+            {RADII.map((radius) => (
+              <option key={radius} value={toKm(radius, lengthUnit)}>
+                {radius} {lengthUnit}
               </option>
             ))}
           </Select>

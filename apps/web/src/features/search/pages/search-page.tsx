@@ -1,5 +1,14 @@
 import type { SearchItem, SearchSort } from '@carmarket/shared';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  startTransition,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useLocation } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
@@ -10,6 +19,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
 import { useSearchCars } from '../api/search-cars';
 import { FilterPanel } from '../components/filter-panel';
+import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
   apiQueryOf,
   chipsOf,
@@ -54,8 +64,11 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
   }, [settled]);
   useEffect(() => setText(value), [value]);
   return (
+    // Named: a second search landmark besides the header's (which wide screens show) needs one.
     <form
       role="search"
+      // Named apart from the header's search: two unnamed search landmarks cannot be told apart.
+      aria-label="Search within the results"
       className="flex-1"
       onSubmit={(event) => {
         event.preventDefault();
@@ -77,28 +90,58 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
   );
 }
 
+/** Cars drawn in the first step; the rest follow this many at a time. */
+const DRAW_STEP = 6;
+
 /**
- * The search page. Cars are drawn by `renderCar` and `skeleton`, which the route passes in from
- * the listings and bookings features (features do not import each other).
+ * How many of `count` cars to draw: a first few at once, then the rest a few at a time in
+ * transitions, so no single task lays out a whole page of cards (Lighthouse's blocking time).
+ */
+function useDrawnInSteps(count: number): number {
+  const [drawn, setDrawn] = useState(DRAW_STEP);
+  useEffect(() => {
+    if (drawn < count) startTransition(() => setDrawn((now) => now + DRAW_STEP));
+  }, [drawn, count]);
+  return drawn;
+}
+
+/** The search on screen, for a "Save this search" control. */
+export interface SearchToSave {
+  /** The query string to save (saved-search.ts). */
+  query: string;
+  /** A name for it, from its filters. */
+  suggestedName: string;
+}
+
+/**
+ * The search page. Cars are drawn by `renderCar` and `skeleton`, and "Save this search" by
+ * `saveSearch`, which the route passes in from the listings, bookings and saved features
+ * (features do not import each other).
  */
 export function SearchPage({
   renderCar,
   skeleton,
+  saveSearch,
   category,
+  categoryName,
   header,
   title,
 }: {
   renderCar: (car: SearchItem, index: number) => ReactNode;
   skeleton: ReactNode;
+  saveSearch?: (search: SearchToSave) => ReactNode;
   /** A category page: the search within one category, which is not a filter one can remove. */
   category?: string;
+  /** The category's name, once known, to start a saved search's name. */
+  categoryName?: string | undefined;
   /** In place of the "Find a car" heading (a category's name and icon). */
   header?: ReactNode;
   /** The document title, when not "Find a car". */
   title?: string;
 }) {
   const [params, setParams] = useQueryParams();
-  const query = apiQueryOf(category ? setValue(params, 'category', category) : params);
+  const searched = category ? setValue(params, 'category', category) : params;
+  const query = apiQueryOf(searched);
   const sort = sortOf(params);
   const {
     data,
@@ -113,10 +156,15 @@ export function SearchPage({
     isFetchingNextPage,
   } = useSearchCars(query);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  useScrollMemory(!isPending);
+  // Cars and facets render in a transition, which React splits into short tasks, so a page of
+  // results never holds the main thread (and the skeletons stay up until they are drawn).
+  const shown = useDeferredValue(data);
+  const loading = isPending || shown === undefined;
 
-  const first = data?.pages[0];
-  const cars = data?.pages.flatMap((page) => page.items) ?? [];
+  const first = shown?.pages[0];
+  const cars = shown?.pages.flatMap((page) => page.items) ?? [];
+  const drawn = useDrawnInSteps(cars.length);
+  useScrollMemory(!loading && drawn >= cars.length);
   const facets = first?.facets;
   const total = first?.total ?? 0;
   const totalText = first
@@ -130,7 +178,7 @@ export function SearchPage({
   const change = (next: URLSearchParams, replace = false) => setParams(() => next, { replace });
 
   let results;
-  if (isPending) {
+  if (loading && !isError) {
     results = (
       <>
         <p role="status" className="sr-only">
@@ -182,7 +230,7 @@ export function SearchPage({
     results = (
       <>
         <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
-          {cars.map((car, index) => (
+          {cars.slice(0, drawn).map((car, index) => (
             <li key={car._id}>{renderCar(car, index)}</li>
           ))}
         </ul>
@@ -218,14 +266,18 @@ export function SearchPage({
           {panel}
         </aside>
         <div className="min-w-0">
-          <div className="flex flex-wrap items-center justify-between gap-3">
+          <div className="flex flex-wrap items-center gap-3">
             <h2
-              className="text-lg font-bold"
+              className="grow text-lg font-bold"
               aria-live="polite"
               aria-busy={isFetching && !isFetchingNextPage}
             >
               {totalText}
             </h2>
+            {saveSearch?.({
+              query: savedQueryOf(searched),
+              suggestedName: suggestSearchName(params, categoryName),
+            })}
             <div className="flex items-center gap-2">
               <label htmlFor="search-sort" className="text-sm font-semibold">
                 Sort

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   changesOf,
+  formValuesOf,
   listingFormResolver,
   type ListingFormOutput,
   type ListingFormValues,
@@ -37,10 +38,14 @@ const filled: ListingFormValues = {
 };
 
 describe('the car form', () => {
-  it('takes prices in dollars and hands on cents', async () => {
+  it('takes prices in dollars and mileage in miles, and hands on cents and kilometres', async () => {
     const result = await listingFormResolver(filled, undefined, options);
     expect(result.errors).toEqual({});
-    expect(result.values).toMatchObject({ reprice: 2_450_000, orprice: 3_199_950 });
+    expect(result.values).toMatchObject({
+      reprice: 2_450_000,
+      orprice: 3_199_950,
+      mileageKm: 65_983,
+    });
   });
 
   it("says what is missing in the shared schema's words", async () => {
@@ -112,6 +117,14 @@ describe('the car form', () => {
       vin: null,
     };
     expect(changesOf(car, values)).toEqual({ reprice: 2_400_000 });
+    // The form shows 41,002 km as 25,477 miles, which it sends back unchanged as 41,001 km.
+    const driven = { ...car, mileageKm: 41_002 };
+    expect(formValuesOf(driven).mileageKm).toBe(25_477);
+    expect(changesOf(driven, { ...values, mileageKm: 41_001 })).toEqual({ reprice: 2_400_000 });
+    expect(changesOf(driven, { ...values, mileageKm: 41_200 })).toEqual({
+      reprice: 2_400_000,
+      mileageKm: 41_200,
+    });
     expect(changesOf(car, { ...values, images: ['/media/b.webp'] })).toEqual({
       reprice: 2_400_000,
       images: ['/media/b.webp'],

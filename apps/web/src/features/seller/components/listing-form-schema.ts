@@ -12,6 +12,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
 import { z } from 'zod';
 
+import { siteCurrency } from '../../../config/site';
+import { fromKm, lengthUnitOf, toKm } from '../../../lib/units';
+
+/** The unit sellers type mileage in, as buyers read it: miles beside dollars (lib/units.ts). */
+export const mileageUnit = lengthUnitOf(siteCurrency);
+
 /**
  * The API's own rules and messages for a car, and the category (which goes in the query). The
  * form asks for make and model, which the API leaves optional for older clients; and mileage for
@@ -47,7 +53,10 @@ function checkModel(
 /** What the form checks and sends: prices in cents, as the API takes them. */
 export type ListingFormOutput = CreateListingInput & { category: CategoryName };
 
-/** What the form holds: prices in dollars, as people type them; empty fields are undefined. */
+/**
+ * What the form holds: prices in dollars and mileage in `mileageUnit`, as people type them (the
+ * resolver hands on cents and kilometres); empty fields are undefined.
+ */
 export interface ListingFormValues {
   name: string;
   reprice: number;
@@ -91,6 +100,7 @@ function resolverOf(
         ...values,
         reprice: toCents(values.reprice),
         orprice: toCents(values.orprice),
+        mileageKm: values.mileageKm === null ? null : toKm(values.mileageKm, mileageUnit),
       } as Parameters<typeof checkFields>[0],
       context,
       options as unknown as Parameters<typeof checkFields>[2],
@@ -108,7 +118,7 @@ export function toCreateInput({
   return { ...fields, mileageKm: fields.mileageKm ?? null };
 }
 
-/** The form's starting values for one of the seller's cars (prices back in dollars). */
+/** The form's starting values for one of the seller's cars, in the units people type. */
 export function formValuesOf(car: MyListing): ListingFormValues {
   return {
     name: car.name,
@@ -116,7 +126,7 @@ export function formValuesOf(car: MyListing): ListingFormValues {
     orprice: car.orprice / 100,
     location: car.location,
     year: car.year,
-    mileageKm: car.mileageKm,
+    mileageKm: car.mileageKm === null ? null : fromKm(car.mileageKm, mileageUnit),
     condition: car.condition,
     category: car.categoryName as CategoryName,
     make: car.make,
@@ -155,6 +165,14 @@ export function changesOf(car: MyListing, values: ListingFormOutput): UpdateList
     placeId: car.placeId,
   };
   const after: UpdateListingInput = toCreateInput(values);
+  // Mileage is typed in whole units: kilometres that read the same in them have not changed.
+  if (
+    car.mileageKm !== null &&
+    after.mileageKm != null &&
+    fromKm(after.mileageKm, mileageUnit) === fromKm(car.mileageKm, mileageUnit)
+  ) {
+    after.mileageKm = car.mileageKm;
+  }
   const changes: UpdateListingInput = {};
   for (const key of Object.keys(before) as (keyof UpdateListingInput)[]) {
     if (after[key] !== before[key]) Object.assign(changes, { [key]: after[key] });

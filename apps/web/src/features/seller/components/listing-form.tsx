@@ -13,7 +13,7 @@ import {
   TRANSMISSION_LABELS,
   TRANSMISSIONS,
 } from '@carmarket/shared';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import {
   useController,
   useForm,
@@ -30,6 +30,7 @@ import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import {
   editListingFormResolver,
   listingFormResolver,
+  mileageUnit,
   type ListingFormOutput,
   type ListingFormValues,
 } from './listing-form-schema';
@@ -57,6 +58,8 @@ const FIELDS = {
   vin: 'vin',
   placeId: 'location',
 } as const satisfies Partial<Record<string, Path<ListingFormValues>>>;
+
+const mileageUnitName = mileageUnit === 'mi' ? 'miles' : 'km';
 
 /**
  * The photos as a form field, registered here rather than in ListingForm so that it comes after
@@ -150,6 +153,7 @@ export function ListingForm({
   categoryFixed = false,
   submitLabel,
   busyLabel,
+  blockedReason,
   onSave,
   onCancel,
 }: {
@@ -159,6 +163,8 @@ export function ListingForm({
   categoryFixed?: boolean;
   submitLabel: string;
   busyLabel: string;
+  /** Why the car cannot be saved yet (the address is unconfirmed): the button says so. */
+  blockedReason?: ReactNode;
   onSave: (values: ListingFormOutput) => Promise<void>;
   onCancel?: () => void;
 }) {
@@ -205,7 +211,14 @@ export function ListingForm({
   const categoryName = getValues('category');
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleSave)}>
+    <form
+      noValidate
+      className="form-stack"
+      onSubmit={(event) => {
+        if (blockedReason) event.preventDefault();
+        else void handleSubmit(handleSave)(event);
+      }}
+    >
       <FormAlert>{formError?.message}</FormAlert>
       <Field
         label="Name"
@@ -324,7 +337,7 @@ export function ListingForm({
           )}
         </Field>
         <Field
-          label={categoryFixed ? 'Mileage (km, optional)' : 'Mileage (km)'}
+          label={`Mileage (${mileageUnitName}${categoryFixed ? ', optional' : ''})`}
           error={errors.mileageKm?.message}
         >
           {(control) => (
@@ -453,8 +466,11 @@ export function ListingForm({
           type="submit"
           className="button button-primary"
           disabled={busy || waiting > 0}
+          aria-disabled={blockedReason ? true : undefined}
           aria-busy={busy || undefined}
-          aria-describedby={waiting > 0 ? `${id}-waiting` : undefined}
+          aria-describedby={
+            blockedReason ? `${id}-blocked` : waiting > 0 ? `${id}-waiting` : undefined
+          }
         >
           {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {busy ? busyLabel : submitLabel}
@@ -469,7 +485,12 @@ export function ListingForm({
             Cancel
           </button>
         )}
-        {waiting > 0 && (
+        {blockedReason && (
+          <p id={`${id}-blocked`} className="text-sm text-muted">
+            {blockedReason}
+          </p>
+        )}
+        {waiting > 0 && !blockedReason && (
           <p id={`${id}-waiting`} className="text-sm text-muted">
             Wait until {waiting === 1 ? 'the photo has' : `${waiting} photos have`} finished
             uploading.

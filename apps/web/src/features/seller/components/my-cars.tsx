@@ -16,6 +16,16 @@ function bookingsText(car: MyListing): string {
   return car.openBookingsCount > 0 ? `${total} (${car.openBookingsCount} open)` : total;
 }
 
+/** "Saved by 3 buyers": how many, never who; nothing while nobody has saved it. */
+function SavedBy({ car, className = '' }: { car: MyListing; className?: string }) {
+  if (car.savedCount === 0) return null;
+  return (
+    <p className={`text-xs font-semibold text-secondary ${className}`}>
+      Saved by {car.savedCount} {car.savedCount === 1 ? 'buyer' : 'buyers'}
+    </p>
+  );
+}
+
 /** Narrower cells than daisyUI's, so that the table fits beside the dashboard's menu. */
 export const compactTable = 'table [&_:is(th,td)]:px-3 [&_thead]:text-muted';
 
@@ -89,6 +99,7 @@ function CarsTable({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handler
                       {car.categoryName} · {car.year}
                     </p>
                     <p className="text-xs text-muted">{car.location}</p>
+                    <SavedBy car={car} />
                   </div>
                 </div>
               </th>
@@ -138,6 +149,7 @@ function CarCards({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers
               <p className="mt-1">
                 <Prices car={car} />
               </p>
+              <SavedBy car={car} className="mt-1" />
             </div>
           </div>
           <dl className="mt-3 grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1 text-sm">

@@ -1,14 +1,36 @@
 import { MAX_LISTING_PHOTOS } from '@carmarket/shared';
-import { useId, useRef, type Ref } from 'react';
+import { useId, useRef, useState, type Ref } from 'react';
 
 import { ArrowRightIcon } from '../../../components/ui/icons';
-import { PHOTO_TYPES } from '../api/upload-photo';
+import { PHOTO_TYPES } from '../../../lib/upload-photo';
 import type { Photo, usePhotoUploads } from '../hooks/use-photo-uploads';
 
 type Uploads = ReturnType<typeof usePhotoUploads>;
 
-function photoLabel(index: number) {
-  return index === 0 ? 'Photo 1 (cover)' : `Photo ${index + 1}`;
+function photoLabel(index: number, cover: boolean) {
+  return cover ? `Photo ${index + 1} (cover)` : `Photo ${index + 1}`;
+}
+
+/** In place of a preview the browser cannot draw: a file that is not an image after all. */
+function NoPreview() {
+  return (
+    <div className="flex size-full flex-col items-center justify-center gap-1 text-muted">
+      <svg
+        viewBox="0 0 24 24"
+        className="size-10"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.5}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
+        <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z" />
+        <path d="M14 3v6h6M9.5 13.5l5 5M14.5 13.5l-5 5" />
+      </svg>
+      <span className="text-xs">No preview</span>
+    </div>
+  );
 }
 
 function PhotoItem({
@@ -19,11 +41,21 @@ function PhotoItem({
 }: {
   photo: Photo;
   index: number;
+  /** How many photos have not failed: they come first, in the car's order. */
   count: number;
   uploads: Uploads;
 }) {
-  const label = photoLabel(index);
+  const cover = uploads.coverKey === photo.key;
+  const label = photoLabel(index, cover);
   const { moveTo, remove, retry, setNotice } = uploads;
+  const failed = photo.status === 'failed';
+  // A file named .jpg that is no image: the browser shows a broken picture; show why instead.
+  const [previewBroken, setPreviewBroken] = useState(false);
+
+  function handleRemove() {
+    remove(photo.key);
+    setNotice(`${photo.name} removed.`);
+  }
 
   function move(to: number, message: string) {
     moveTo(photo.key, to);
@@ -32,24 +64,27 @@ function PhotoItem({
 
   return (
     <li
-      className={`flex flex-col overflow-hidden rounded-box border bg-base-100 ${photo.status === 'failed' ? 'border-error' : 'border-base-300'}`}
+      className={`flex flex-col overflow-hidden rounded-box border bg-base-100 ${failed ? 'border-error' : 'border-base-300'}`}
       data-testid="photo-item"
     >
       <div className="relative aspect-[4/3] bg-base-200">
-        <img
-          src={photo.previewUrl}
-          alt={`${label}: ${photo.name}`}
-          className="size-full object-cover"
-          width={320}
-          height={240}
-        />
-        {index === 0 && (
-          <span className="badge badge-sm badge-primary absolute top-2 left-2">Cover</span>
+        {previewBroken ? (
+          <NoPreview />
+        ) : (
+          <img
+            src={photo.previewUrl}
+            alt={`${label}: ${photo.name}`}
+            className="size-full object-cover"
+            width={320}
+            height={240}
+            onError={() => setPreviewBroken(true)}
+          />
         )}
+        {cover && <span className="badge badge-sm badge-primary absolute top-2 left-2">Cover</span>}
       </div>
       <div className="flex flex-1 flex-col gap-2 p-3">
         <p className="truncate text-sm font-semibold" title={photo.name}>
-          {label}
+          {failed || previewBroken ? photo.name : label}
         </p>
         {photo.status === 'uploading' && (
           <div>
@@ -63,23 +98,33 @@ function PhotoItem({
           </div>
         )}
         {photo.status === 'done' && <p className="text-xs text-success">Uploaded</p>}
-        {photo.status === 'failed' && (
-          <p className="text-xs font-medium text-error" role="alert">
-            Not uploaded: {photo.error}
+        {failed && (
+          <p className="text-xs font-medium text-error">
+            {photo.retryable ? 'Not uploaded' : 'Refused'}: {photo.error}
           </p>
         )}
         <div className="mt-auto grid gap-2">
-          {photo.status === 'failed' && photo.file && (
+          {failed && photo.retryable && photo.file && (
             <button
               type="button"
               className="button button-outline button-sm w-full"
               onClick={() => retry(photo.key)}
-              aria-label={`Upload ${label.toLowerCase()} again`}
+              aria-label={`Upload ${photo.name} again`}
             >
               Try again
             </button>
           )}
-          {index > 0 && photo.status !== 'failed' && (
+          {failed && (
+            <button
+              type="button"
+              className="button button-outline button-sm w-full text-error"
+              onClick={handleRemove}
+              aria-label={`Remove ${photo.name}`}
+            >
+              Remove
+            </button>
+          )}
+          {!failed && !cover && (
             <button
               type="button"
               className="button button-outline button-sm w-full"
@@ -89,48 +134,47 @@ function PhotoItem({
               Make cover
             </button>
           )}
-          <div className="flex flex-wrap items-center justify-between gap-1">
-            <div className="flex gap-1">
+          {!failed && (
+            <div className="flex flex-wrap items-center justify-between gap-1">
+              <div className="flex gap-1">
+                <button
+                  type="button"
+                  className="button button-ghost button-sm w-10 px-0"
+                  // aria-disabled rather than disabled: the button keeps focus when the photo reaches the end.
+                  aria-disabled={index === 0 || undefined}
+                  onClick={() => {
+                    if (index > 0) move(index - 1, `${photo.name} moved to position ${index}.`);
+                  }}
+                  aria-label={`Move ${label.toLowerCase()} earlier`}
+                  title="Move earlier"
+                >
+                  <ArrowRightIcon className="size-5 rotate-180" />
+                </button>
+                <button
+                  type="button"
+                  className="button button-ghost button-sm w-10 px-0"
+                  aria-disabled={index === count - 1 || undefined}
+                  onClick={() => {
+                    if (index < count - 1) {
+                      move(index + 1, `${photo.name} moved to position ${index + 2}.`);
+                    }
+                  }}
+                  aria-label={`Move ${label.toLowerCase()} later`}
+                  title="Move later"
+                >
+                  <ArrowRightIcon className="size-5" />
+                </button>
+              </div>
               <button
                 type="button"
-                className="button button-ghost button-sm w-10 px-0"
-                // aria-disabled rather than disabled: the button keeps focus when the photo reaches the end.
-                aria-disabled={index === 0 || undefined}
-                onClick={() => {
-                  if (index > 0) move(index - 1, `${photo.name} moved to position ${index}.`);
-                }}
-                aria-label={`Move ${label.toLowerCase()} earlier`}
-                title="Move earlier"
+                className="button button-ghost button-sm px-2 text-error"
+                onClick={handleRemove}
+                aria-label={`Remove ${label.toLowerCase()}`}
               >
-                <ArrowRightIcon className="size-5 rotate-180" />
-              </button>
-              <button
-                type="button"
-                className="button button-ghost button-sm w-10 px-0"
-                aria-disabled={index === count - 1 || undefined}
-                onClick={() => {
-                  if (index < count - 1) {
-                    move(index + 1, `${photo.name} moved to position ${index + 2}.`);
-                  }
-                }}
-                aria-label={`Move ${label.toLowerCase()} later`}
-                title="Move later"
-              >
-                <ArrowRightIcon className="size-5" />
+                Remove
               </button>
             </div>
-            <button
-              type="button"
-              className="button button-ghost button-sm px-2 text-error"
-              onClick={() => {
-                remove(photo.key);
-                setNotice(`${photo.name} removed.`);
-              }}
-              aria-label={`Remove ${label.toLowerCase()}`}
-            >
-              Remove
-            </button>
-          </div>
+          )}
         </div>
       </div>
     </li>
@@ -153,7 +197,15 @@ export function PhotoField({
 }) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement | null>(null);
-  const { photos, notice, add } = uploads;
+  const { photos, notice, add, uploadingCount } = uploads;
+  // Counts the uploads still running, so it drops as each one ends, then what last happened.
+  const status = [
+    uploadingCount > 0 &&
+      `Uploading ${uploadingCount} ${uploadingCount === 1 ? 'photo' : 'photos'}.`,
+    notice,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const count = photos.filter((photo) => photo.status !== 'failed').length;
   const full = count >= MAX_LISTING_PHOTOS;
   const describedBy = [error && `${id}-error`, `${id}-hint`].filter(Boolean).join(' ');
@@ -195,7 +247,7 @@ export function PhotoField({
           : `1 to ${MAX_LISTING_PHOTOS} photos: JPEG, PNG, WebP or AVIF, up to 10 MB each. The first photo is the cover.`}
       </p>
       <p role="status" className="mt-2 text-sm text-muted empty:hidden">
-        {notice}
+        {status}
       </p>
       {photos.length > 0 && (
         <ol
@@ -207,7 +259,7 @@ export function PhotoField({
               key={photo.key}
               photo={photo}
               index={index}
-              count={photos.length}
+              count={count}
               uploads={uploads}
             />
           ))}

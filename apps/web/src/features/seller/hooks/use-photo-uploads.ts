@@ -2,7 +2,7 @@ import { MAX_LISTING_PHOTOS } from '@carmarket/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { errorMessage } from '../../../lib/api-client';
-import { photoProblem, uploadPhoto } from '../api/upload-photo';
+import { canRetryUpload, photoProblem, uploadPhoto } from '../../../lib/upload-photo';
 
 export interface Photo {
   /** Stable across reordering, for React and for the upload that fills it in. */
@@ -17,6 +17,8 @@ export interface Photo {
   /** The upload URL the listing stores. */
   url?: string;
   error?: string;
+  /** A failed upload that may succeed if sent again (not a file the server refused). */
+  retryable?: boolean;
   /** Kept to try again after a failed upload. */
   file?: File;
 }
@@ -42,7 +44,10 @@ export function savedPhotos(images: { url: string; thumbUrl: string }[]): Photo[
  */
 export function usePhotoUploads(initial: Photo[] = []) {
   const [photos, setPhotos] = useState<Photo[]>(initial);
-  /** A message about the last files chosen (too many, wrong type), for the live region. */
+  /**
+   * What last happened, for the live region: files refused when chosen (too many, wrong type), an
+   * upload finished or refused, a photo moved or removed. How many are uploading is counted apart.
+   */
   const [notice, setNotice] = useState('');
   const uploads = useRef(new Map<string, AbortController>());
   const objectUrls = useRef(new Set<string>());
@@ -73,11 +78,25 @@ export function usePhotoUploads(initial: Photo[] = []) {
         (uploaded) => {
           uploads.current.delete(key);
           update(key, { status: 'done', progress: 1, url: uploaded.url, error: undefined });
+          setNotice(`${file.name} uploaded.`);
         },
         (error: unknown) => {
           uploads.current.delete(key);
           if (controller.signal.aborted) return;
-          update(key, { status: 'failed', error: errorMessage(error) });
+          const why = errorMessage(error);
+          // Failed photos go last, so the numbers, the cover and the moves are the car's photos'.
+          setPhotos((current) => {
+            const photo = current.find((candidate) => candidate.key === key);
+            if (!photo) return current;
+            const failed: Photo = {
+              ...photo,
+              status: 'failed',
+              error: why,
+              retryable: canRetryUpload(error),
+            };
+            return [...current.filter((candidate) => candidate.key !== key), failed];
+          });
+          setNotice(`${file.name} was not uploaded: ${why}`);
         },
       );
     },
@@ -108,15 +127,7 @@ export function usePhotoUploads(initial: Photo[] = []) {
           });
         }
       }
-      setNotice(
-        [
-          accepted.length > 0 &&
-            `Uploading ${accepted.length} ${accepted.length === 1 ? 'photo' : 'photos'}.`,
-          ...problems,
-        ]
-          .filter(Boolean)
-          .join(' '),
-      );
+      setNotice(problems.join(' '));
       if (accepted.length === 0) return;
       setPhotos((current) => [...current, ...accepted]);
       for (const photo of accepted) start(photo.key, photo.file!);
@@ -127,8 +138,8 @@ export function usePhotoUploads(initial: Photo[] = []) {
   const retry = useCallback(
     (key: string) => {
       const photo = photos.find((candidate) => candidate.key === key);
-      if (!photo?.file) return;
-      update(key, { status: 'uploading', progress: 0, error: undefined });
+      if (!photo?.file || !photo.retryable) return;
+      update(key, { status: 'uploading', progress: 0, error: undefined, retryable: undefined });
       start(key, photo.file);
     },
     [photos, start, update],
@@ -169,5 +180,7 @@ export function usePhotoUploads(initial: Photo[] = []) {
     /** The URLs of the uploaded photos, in order: what the listing stores. */
     urls: photos.flatMap((photo) => (photo.status === 'done' && photo.url ? [photo.url] : [])),
     uploadingCount: photos.filter((photo) => photo.status === 'uploading').length,
+    /** The cover: the first photo, unless it failed (failed photos are last). */
+    coverKey: photos.find((photo) => photo.status !== 'failed')?.key,
   };
 }

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
 import { toast } from '../../../lib/toast';
 import { usePage } from '../../../lib/page';
-import { useSession } from '../../auth';
+import { useSession, useSignInOptions } from '../../auth';
 import { useCreateListing } from '../api/create-listing';
 import { ListingForm } from '../components/listing-form';
 import { toCreateInput, type ListingFormOutput } from '../components/listing-form-schema';
@@ -16,6 +16,10 @@ export function AddProductPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const create = useCreateListing();
+  // Asked only of someone whose address is unconfirmed: nobody else needs the answer.
+  const unconfirmed = !!user && !user.emailVerified;
+  const options = useSignInOptions({ enabled: unconfirmed });
+  const mustConfirm = unconfirmed && options.data?.requireVerifiedEmail === true;
 
   useEffect(() => toast.preload(), []);
 
@@ -40,6 +44,16 @@ export function AddProductPage() {
           initialValues={{ seller: user?.name ?? '' }}
           submitLabel="Add car"
           busyLabel="Adding your car…"
+          blockedReason={
+            mustConfirm ? (
+              <>
+                Confirm your email address to list a car: open the link we mailed you.{' '}
+                <Link to="/dashboard/settings" className="text-link font-semibold">
+                  Send it again
+                </Link>
+              </>
+            ) : undefined
+          }
           onSave={handleSave}
         />
       </div>

@@ -1,12 +1,6 @@
 import type { UploadResult } from '@carmarket/shared';
 
-import {
-  API_BASE,
-  apiErrorOf,
-  apiHooks,
-  networkError,
-  type ApiError,
-} from '../../../lib/api-client';
+import { API_BASE, ApiError, apiErrorOf, apiHooks, networkError } from './api-client';
 
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
@@ -36,17 +30,28 @@ function errorOf(xhr: XMLHttpRequest): ApiError {
 }
 
 /**
- * `POST /api/uploads` with the photo in the multipart field `image`. XMLHttpRequest rather than
- * the API client because only it reports upload progress (0 to 1) as the bytes go out.
+ * Whether sending the same file again could succeed: after a lost connection, a busy or failing
+ * server or a limit of the hour, yes; a file the server refused (not an image, too big), never.
+ */
+export function canRetryUpload(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/**
+ * `POST /api/uploads` (a car photo) or `POST /api/uploads/profile-photo` with the photo in the
+ * multipart field `image`. XMLHttpRequest rather than the API client because only it reports
+ * upload progress (0 to 1) as the bytes go out.
  */
 export function uploadPhoto(
   file: File,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
+  path: '/uploads' | '/uploads/profile-photo' = '/uploads',
 ): Promise<UploadedPhoto> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}/uploads`);
+    xhr.open('POST', `${API_BASE}${path}`);
     xhr.withCredentials = true;
     xhr.setRequestHeader('accept', 'application/json');
     for (const [name, value] of Object.entries(apiHooks.headers?.() ?? {})) {

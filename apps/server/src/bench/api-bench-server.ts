@@ -1,0 +1,255 @@
+/**
+ * `npm run bench:api`'s server (scripts/bench-api.mjs starts it; never part of the product): the
+ * product on PORT, and on PORT + 1 each measured call's raw twin, which sends the same SQL
+ * statements with the same driver handle (the product's `pg` pool, or the same PGlite) and
+ * `JSON.stringify`s the rows, with no framework, validation, ORM mapping or auth library around
+ * it. The twin's statements are recorded from one call of the product (`POST /record`), so they
+ * are the SQL the product sends, not a hand-written guess at it.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+
+import { sql } from 'drizzle-orm';
+
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { queryRows } from '../db/client.ts';
+import { warmGazetteer } from '../modules/places/gazetteer.ts';
+
+/** What the product's database handle (a `pg` pool or a PGlite) answers to `query`. */
+interface Queryable {
+  query(text: unknown, params?: unknown, options?: unknown): Promise<{ rows: unknown[] }>;
+}
+
+interface Statement {
+  text: unknown;
+  params: unknown;
+  options: unknown;
+}
+
+const config = loadConfig();
+const { app, database, auth } = await buildApp({ config, logger: { level: 'error' } });
+if (process.env.BENCH_PREPARE_ONLY) {
+  // Migrated and seeded: the measured server starts on this database afterwards.
+  await app.close();
+  process.exit(0);
+}
+await app.listen({ host: '127.0.0.1', port: config.PORT });
+// As server.ts does after listening: the place list is in memory in service.
+warmGazetteer();
+const product = `http://127.0.0.1:${config.PORT}`;
+
+// Every statement the product sends while a call is recorded.
+const driver = (database.db as unknown as { $client: Queryable }).$client;
+const send = driver.query.bind(driver);
+let recording: Statement[] | undefined;
+driver.query = (text, params, options) => {
+  recording?.push({ text, params, options });
+  return send(text, params, options);
+};
+
+// Buyers with sessions, made straight in the database: the booking call books a fresh
+// (buyer, car) pair each time, and 10,000 accounts give the admin's user list its size.
+// 600 buyers x the demo cars: more (buyer, car) pairs than the warm-ups and runs book together,
+// so no pair is booked twice (which would answer 409, and fail the twin's unique index).
+const BENCH_BUYERS = 600;
+const LISTED_USERS = 10_000;
+const { authCookies, secret } = await auth.$context;
+const cookieOf = (token: string) =>
+  `${authCookies.sessionToken.name}=${encodeURIComponent(`${token}.${createHmac('sha256', secret).update(token).digest('base64')}`)}`;
+
+await queryRows(
+  database.db,
+  sql`insert into "user" (name, email, roles)
+      select 'Listed Person ' || g, 'listed' || g || '@bench.local', array[case when g % 5 = 0 then 'Seller' else 'Buyer' end]
+      from generate_series(1, ${LISTED_USERS}) g`,
+);
+const buyers = await queryRows<{ id: string; name: string; email: string }>(
+  database.db,
+  sql`insert into "user" (name, email, roles)
+      select 'Bench Buyer ' || g, 'bench' || g || '@bench.local', array['Buyer']
+      from generate_series(1, ${BENCH_BUYERS}) g
+      returning id, name, email`,
+);
+const tokens = buyers.map(() => randomBytes(24).toString('base64url'));
+await queryRows(
+  database.db,
+  sql`insert into session (token, user_id, expires_at)
+      select token, user_id, now() + interval '7 days'
+      from unnest(${`{${tokens.join(',')}}`}::text[], ${`{${buyers.map((b) => b.id).join(',')}}`}::uuid[])
+        as s(token, user_id)`,
+);
+const cars = (
+  await queryRows<{ id: string }>(
+    database.db,
+    sql`select id from listing where status = 'available' order by id`,
+  )
+).map((car) => car.id);
+
+/** Signs a demo account in through the product and answers its cookie. */
+async function signIn(email: string): Promise<string> {
+  const response = await fetch(`${product}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: product },
+    body: JSON.stringify({ email, password: config.DEMO_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${email}: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+const demo = {
+  buyer: await signIn('buyer@demo.local'),
+  seller: await signIn('seller@demo.local'),
+  admin: await signIn('admin@demo.local'),
+};
+const jwt = (await (
+  await fetch(`${product}/api/jwt?email=buyer@demo.local`, { headers: { cookie: demo.buyer } })
+).json()) as { accessToken: string };
+const categories = (await (await fetch(`${product}/api/category`)).json()) as { _id: string }[];
+
+const fixtures = {
+  product,
+  demo,
+  bearer: jwt.accessToken,
+  categoryId: categories[0]!._id,
+  cars,
+  buyers: tokens.map(cookieOf),
+};
+
+/** The recorded statements of each measured call, by name. */
+const twins = new Map<string, { statements: Statement[]; values: Map<unknown, number> }>();
+
+interface RecordRequest {
+  name: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** For a call made again with other values (the booking call): which parameters vary. */
+  buyer?: number;
+  car?: number;
+}
+
+/** Makes one call of the product while recording the SQL it sends. */
+async function record(call: RecordRequest) {
+  const statements: Statement[] = [];
+  recording = statements;
+  let status: number;
+  try {
+    const response = await fetch(`${product}${call.path}`, {
+      method: call.method,
+      headers: {
+        origin: product,
+        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...call.headers,
+      },
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    });
+    await response.arrayBuffer();
+    status = response.status;
+  } finally {
+    recording = undefined;
+  }
+  // Which recorded values stand for the buyer (0: token, 1: id, 2: name, 3: email) and the car
+  // (4), so the twin can send the same statements for another pair.
+  const values = new Map<unknown, number>();
+  if (call.buyer !== undefined) {
+    const buyer = buyers[call.buyer]!;
+    [tokens[call.buyer], buyer.id, buyer.name, buyer.email].forEach((value, index) =>
+      values.set(value, index),
+    );
+  }
+  if (call.car !== undefined) values.set(cars[call.car], 4);
+  twins.set(call.name, { statements, values });
+  return { status, statements: statements.length };
+}
+
+/** The twin of a recorded call: the same statements, one after another, and JSON.stringify. */
+async function replay(name: string, buyer: number, car: number): Promise<string> {
+  const twin = twins.get(name);
+  if (!twin) throw new Error(`${name} was not recorded`);
+  const other = [
+    tokens[buyer],
+    buyers[buyer]!.id,
+    buyers[buyer]!.name,
+    buyers[buyer]!.email,
+    cars[car],
+  ];
+  const results: unknown[] = [];
+  for (const { text, params, options } of twin.statements) {
+    const values =
+      twin.values.size > 0 && Array.isArray(params)
+        ? params.map((value: unknown) => {
+            const index = twin.values.get(value);
+            return index === undefined ? value : other[index];
+          })
+        : params;
+    results.push((await send(text, values, options)).rows);
+  }
+  return JSON.stringify(results);
+}
+
+// `npm run bench:api -- --profile`: a CPU profile of this process while one call is under load.
+const inspector = new Session();
+inspector.connect();
+
+async function startProfile() {
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.start');
+}
+
+async function stopProfile(file: string) {
+  const { profile } = await inspector.post('Profiler.stop');
+  fs.writeFileSync(file, JSON.stringify(profile));
+}
+
+async function bodyOf(request: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString() || '{}');
+}
+
+http
+  .createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://twin');
+    const answer = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    };
+    let work: Promise<string>;
+    if (url.pathname === '/fixtures') work = Promise.resolve(JSON.stringify(fixtures));
+    else if (url.pathname === '/memory')
+      work = Promise.resolve(JSON.stringify(process.memoryUsage()));
+    else if (url.pathname === '/profile/start') work = startProfile().then(() => '{}');
+    else if (url.pathname === '/profile/stop') {
+      work = stopProfile(url.searchParams.get('file') ?? 'bench.cpuprofile').then(() => '{}');
+    } else if (url.pathname === '/record' && request.method === 'POST') {
+      work = bodyOf(request)
+        .then((call) => record(call as RecordRequest))
+        .then(JSON.stringify);
+    } else if (url.pathname.startsWith('/twin/')) {
+      work = replay(
+        decodeURIComponent(url.pathname.slice('/twin/'.length)),
+        Number(url.searchParams.get('buyer') ?? 0),
+        Number(url.searchParams.get('car') ?? 0),
+      );
+    } else work = Promise.reject(new Error(`no route ${url.pathname}`));
+    work.then(
+      (body) => answer(200, body),
+      (error: unknown) => answer(500, JSON.stringify({ error: String(error) })),
+    );
+  })
+  .listen(config.PORT + 1, '127.0.0.1', () => {
+    console.log('bench-ready');
+  });
+
+// Exit cleanly, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().finally(() => process.exit(0));
+  });
+}

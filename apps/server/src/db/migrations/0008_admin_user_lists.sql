@@ -1,0 +1,1 @@
+CREATE INDEX "user_listed_idx" ON "user" USING btree ("created_at" DESC NULLS FIRST,"email") WHERE "user"."deleted_at" is null;

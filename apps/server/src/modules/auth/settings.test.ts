@@ -1,0 +1,516 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceSessionListSchema } from '@carmarket/shared';
+import { session, upload, user } from '../../db/schema.ts';
+import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
+import { linkIn, mailsTo, waitForMail } from '../../test/mail.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { jpegWithExif, uploadBytes, uploadPhoto } from '../../test/uploads.ts';
+import { sweepUnusedUploads } from '../uploads/uploads.service.ts';
+
+/** What `GET /api/auth/get-session` tells the web app about the person signed in. */
+type SessionAnswer = {
+  user: {
+    name: string;
+    email: string;
+    emailVerified: boolean;
+    phone: string | null;
+    image: string | null;
+    roles: string[];
+  };
+  session: { id: string };
+} | null;
+
+const whoIs = async (client: TestClient) =>
+  (await (await client.get('/api/auth/get-session')).json()) as SessionAnswer;
+
+/** A bearer token for the client's session, as the web app keeps one (GET /api/jwt). */
+async function bearerOf(client: TestClient & { account: { email: string } }) {
+  const answer = await client.get(`/api/jwt?email=${encodeURIComponent(client.account.email)}`);
+  const bearer = new TestClient(client.app);
+  bearer.bearer = ((await answer.json()) as { accessToken: string }).accessToken;
+  return bearer;
+}
+
+/** Opens a link from a mail as the browser of `client` would, without following redirects. */
+const open = (client: TestClient, link: URL) => client.get(link.pathname + link.search);
+
+describe('my account: profile', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('changes the name and phone, which the session then carries', async () => {
+    const person = await register(app);
+    const answer = await person.post('/api/auth/update-user', {
+      name: '  Renée Renamed ',
+      phone: '+1 555 010 9999',
+    });
+    expect(answer.status).toBe(200);
+    expect((await whoIs(person))?.user).toMatchObject({
+      name: 'Renée Renamed',
+      phone: '+1 555 010 9999',
+    });
+    // null removes the phone.
+    expect((await person.post('/api/auth/update-user', { phone: null })).status).toBe(200);
+    expect((await whoIs(person))?.user.phone).toBeNull();
+  });
+
+  it('refuses a bad phone, an empty body and fields that are not the profile', async () => {
+    const person = await register(app);
+    for (const [body, field] of [
+      [{ phone: 'call me' }, 'phone'],
+      [{ phone: '12' }, 'phone'],
+      [{ name: '' }, 'name'],
+      [{}, 'body'],
+      [{ email: 'new@example.com' }, 'body'],
+      [{ roles: ['admin'] }, 'body'],
+      [{ emailVerified: true }, 'body'],
+      [{ verified: true }, 'body'],
+    ] as const) {
+      const response = await person.post('/api/auth/update-user', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await errorOf(response)).field, JSON.stringify(body)).toBe(field);
+    }
+    const [row] = await app.database.db
+      .select()
+      .from(user)
+      .where(eq(user.email, person.account.email));
+    expect(row).toMatchObject({ roles: ['Buyer'], emailVerified: false, verified: false });
+  });
+
+  it('takes a profile photo through the safe upload path, and only one of your own', async () => {
+    const buyer = await register(app);
+    const uploaded = await uploadBytes(
+      buyer,
+      await jpegWithExif(640, 480),
+      'me.jpg',
+      'image/jpeg',
+      '/api/uploads/profile-photo',
+    );
+    expect(uploaded.status).toBe(200);
+    const { data } = (await uploaded.json()) as { data: { url: string; thumbUrl: string } };
+    // A buyer may not upload car photos, but may upload a profile photo.
+    expect((await uploadBytes(buyer, await jpegWithExif(64, 48))).status).toBe(403);
+
+    const other = await register(app);
+    const stolen = await other.post('/api/auth/update-user', { image: data.url });
+    expect(stolen.status).toBe(400);
+    expect((await errorOf(stolen)).field).toBe('image');
+    const outside = await buyer.post('/api/auth/update-user', {
+      image: 'https://evil.example/me.jpg',
+    });
+    expect(outside.status).toBe(400);
+
+    expect((await buyer.post('/api/auth/update-user', { image: data.url })).status).toBe(200);
+    // The thumbnail is what a profile shows.
+    expect((await whoIs(buyer))?.user.image).toBe(data.thumbUrl);
+    expect((await app.request(data.thumbUrl)).headers.get('content-type')).toBe('image/webp');
+
+    // The hourly sweep of unused photos keeps a profile photo, and takes an unused one.
+    const spare = await uploadBytes(
+      buyer,
+      await jpegWithExif(64, 48),
+      'spare.jpg',
+      'image/jpeg',
+      '/api/uploads/profile-photo',
+    );
+    const spareUrl = ((await spare.json()) as { data: { url: string } }).data.url;
+    await sweepUnusedUploads(app.database.db, app.storage, new Date(Date.now() + 60_000));
+    const keys = (await app.database.db.select({ key: upload.key }).from(upload)).map(
+      (row) => `/media/${row.key}`,
+    );
+    expect(keys).toContain(data.url);
+    expect(keys).not.toContain(spareUrl);
+  });
+
+  it('keeps the car photo rules: a seller still uploads car photos, a photo is yours alone', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const url = await uploadPhoto(seller);
+    const buyer = await register(app);
+    expect((await buyer.post('/api/auth/update-user', { image: url })).status).toBe(400);
+  });
+});
+
+describe('my account: password', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('refuses a wrong current password and changes nothing', async () => {
+    const person = await register(app);
+    const response = await person.post('/api/auth/change-password', {
+      currentPassword: 'not my password',
+      newPassword: 'a brand new passphrase',
+    });
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({
+      code: 'wrong-password',
+      field: 'currentPassword',
+      message: 'That is not your current password.',
+    });
+    // Still signed in, and the old password still works.
+    expect((await whoIs(person))?.user.email).toBe(person.account.email);
+    await signInAs(app, person.account.email, person.account.password);
+  });
+
+  it('refuses a weak new password with the shared rules', async () => {
+    const person = await register(app);
+    const response = await person.post('/api/auth/change-password', {
+      currentPassword: person.account.password,
+      newPassword: 'password1',
+    });
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({ code: 'weak-password', field: 'newPassword' });
+  });
+
+  it('changes it, ending every other session and every bearer token at once', async () => {
+    const person = await register(app);
+    const laptop = Object.assign(
+      await signInAs(app, person.account.email, person.account.password),
+      { account: person.account },
+    );
+    const laptopToken = await bearerOf(laptop);
+    const ownToken = await bearerOf(person);
+    const me = `/api/user/buyer/${person.account.email}`;
+    expect((await laptop.get(me)).status).toBe(200);
+    expect((await laptopToken.get(me)).status).toBe(200);
+
+    const response = await person.post('/api/auth/change-password', {
+      currentPassword: person.account.password,
+      newPassword: 'a brand new passphrase',
+      // Asking to keep the other sessions changes nothing: they always end.
+      revokeOtherSessions: false,
+    });
+    expect(response.status).toBe(200);
+
+    expect((await laptop.get(me)).status).toBe(401);
+    expect((await laptopToken.get(me)).status).toBe(401);
+    // The tokens of this browser's old session end too; its new cookie works.
+    expect((await ownToken.get(me)).status).toBe(401);
+    expect((await person.get(me)).status).toBe(200);
+    expect(await (await bearerOf(person)).get(me).then((r) => r.status)).toBe(200);
+
+    const old = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: person.account.password,
+    });
+    expect(old.status).toBe(401);
+    await signInAs(app, person.account.email, 'a brand new passphrase');
+  });
+
+  it('mails "your password was changed" with a reset link for "this wasn\'t me"', async () => {
+    const person = await register(app);
+    await person.post('/api/auth/change-password', {
+      currentPassword: person.account.password,
+      newPassword: 'a brand new passphrase',
+    });
+    const notice = await waitForMail(app, person.account.email, /password was changed/);
+    expect(notice.text).toContain("This wasn't me");
+    // The link is a real reset link: it leads to the reset page with a token that works.
+    const visit = await open(new TestClient(app), linkIn(notice));
+    expect(visit.status).toBe(302);
+    const location = new URL(visit.headers.get('location')!, app.baseUrl);
+    expect(location.pathname).toBe('/reset-password');
+    const reset = await new TestClient(app).post('/api/auth/reset-password', {
+      token: location.searchParams.get('token'),
+      newPassword: 'taken back by the owner',
+    });
+    expect(reset.status).toBe(200);
+    await signInAs(app, person.account.email, 'taken back by the owner');
+    // Taking the account back ends the session of whoever changed the password.
+    expect((await person.get('/api/jwt?email=' + person.account.email)).status).toBe(401);
+  });
+
+  it('limits wrong guesses of the current password, as wrong sign-ins are', async () => {
+    const person = await register(app);
+    const guess = () =>
+      person.post('/api/auth/change-password', {
+        currentPassword: 'a guess at it',
+        newPassword: 'a brand new passphrase',
+      });
+    for (let i = 0; i < 5; i += 1) expect((await guess()).status).toBe(400);
+    const limited = await guess();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await errorOf(limited)).code).toBe('too-many-requests');
+  });
+
+  it('asks a signed-out caller to sign in before anything else', async () => {
+    for (const path of [
+      '/api/auth/change-password',
+      '/api/auth/update-user',
+      '/api/auth/change-email',
+      '/api/auth/revoke-session',
+      '/api/auth/revoke-other-sessions',
+      '/api/auth/delete-user',
+    ]) {
+      const response = await new TestClient(app).post(path, { nonsense: true });
+      expect(response.status, path).toBe(401);
+      expect((await errorOf(response)).code, path).toBe('unauthenticated');
+    }
+    expect((await new TestClient(app).get('/api/auth/list-sessions')).status).toBe(401);
+  });
+});
+
+describe('my account: email address', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('confirms the address given at sign-up through the mailed link', async () => {
+    const person = await register(app);
+    expect((await whoIs(person))?.user.emailVerified).toBe(false);
+    const mail = await waitForMail(app, person.account.email, /Confirm your CarMarket email/);
+    const visit = await open(person, linkIn(mail));
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('/dashboard/settings?email=confirmed');
+    expect((await whoIs(person))?.user.emailVerified).toBe(true);
+
+    const again = await person.post('/api/auth/send-verification-email', {
+      email: person.account.email,
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('sends the link again on request, up to the limit, then answers 429 with Retry-After', async () => {
+    const person = await register(app);
+    const send = () =>
+      person.post('/api/auth/send-verification-email', { email: person.account.email });
+    for (let i = 0; i < 5; i += 1) expect((await send()).status).toBe(200);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await waitForMail(app, person.account.email, /Confirm your CarMarket email/);
+  });
+
+  it('changes the address only once the link sent to the new one is opened', async () => {
+    const person = await register(app);
+    const newEmail = `moved-${Date.now()}@example.com`;
+    const asked = await person.post('/api/auth/change-email', { newEmail });
+    expect(asked.status).toBe(200);
+
+    // Nothing has changed: the old address still signs in, the new one does not.
+    expect((await whoIs(person))?.user.email).toBe(person.account.email);
+    await signInAs(app, person.account.email, person.account.password);
+    const early = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: newEmail,
+      password: person.account.password,
+    });
+    expect(early.status).toBe(401);
+
+    const notice = await waitForMail(app, person.account.email, /change of your CarMarket email/);
+    expect(notice.text).toContain(newEmail);
+    expect(notice.text).not.toMatch(/verify-email/);
+    const confirmation = await waitForMail(app, newEmail, /Confirm your new CarMarket email/);
+    const visit = await open(person, linkIn(confirmation));
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('/dashboard/settings?email=changed');
+
+    expect((await whoIs(person))?.user).toMatchObject({ email: newEmail, emailVerified: true });
+    await signInAs(app, newEmail, person.account.password);
+    const gone = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: person.account.email,
+      password: person.account.password,
+    });
+    expect(gone.status).toBe(401);
+    // The link has done its work; opening it again changes nothing.
+    const twice = await open(person, linkIn(confirmation));
+    expect(twice.headers.get('location')).toMatch(/^\/dashboard\/settings\?email=changed&error=/);
+    expect((await whoIs(person))?.user.email).toBe(newEmail);
+  });
+
+  it('answers the same for an address that has an account, and mails it nothing', async () => {
+    const person = await register(app);
+    const other = await register(app);
+    const free = `free-${Date.now()}@example.com`;
+    const taken = await person.post('/api/auth/change-email', { newEmail: other.account.email });
+    const fresh = await person.post('/api/auth/change-email', { newEmail: free });
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual(await fresh.json());
+    await waitForMail(app, free, /Confirm your new CarMarket email/);
+    expect(
+      (await mailsTo(app, other.account.email)).filter((m) => /new CarMarket/.test(m.subject)),
+    ).toEqual([]);
+  });
+
+  it('leaves the address alone when the new one was taken before the link was opened', async () => {
+    const person = await register(app);
+    const newEmail = `contested-${Date.now()}@example.com`;
+    await person.post('/api/auth/change-email', { newEmail });
+    const confirmation = await waitForMail(app, newEmail, /Confirm your new CarMarket email/);
+    await register(app, { email: newEmail });
+    const visit = await open(person, linkIn(confirmation));
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toMatch(/error=USER_ALREADY_EXISTS/);
+    expect((await whoIs(person))?.user.email).toBe(person.account.email);
+  });
+
+  it('refuses the address you have, and a malformed one', async () => {
+    const person = await register(app);
+    const same = await person.post('/api/auth/change-email', {
+      newEmail: person.account.email.toUpperCase(),
+    });
+    expect(same.status).toBe(400);
+    expect((await errorOf(same)).field).toBe('newEmail');
+    const bad = await person.post('/api/auth/change-email', { newEmail: 'nope' });
+    expect(await errorOf(bad)).toMatchObject({ code: 'invalid-email', field: 'newEmail' });
+  });
+});
+
+describe('my account: signed-in devices', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  /** Signs in again from a browser that says it is Firefox on Windows. */
+  async function firefoxOf(person: { account: { email: string; password: string } }) {
+    const client = new TestClient(app);
+    const response = await client.request('/api/auth/sign-in/email', {
+      method: 'POST',
+      json: { email: person.account.email, password: person.account.password },
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
+      },
+    });
+    expect(response.status).toBe(200);
+    return Object.assign(client, { account: person.account });
+  }
+
+  it('lists where you are signed in, this one marked, and no session tokens', async () => {
+    const person = await register(app);
+    await firefoxOf(person);
+    const response = await person.get('/api/auth/list-sessions');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const text = await response.text();
+    const devices = DeviceSessionListSchema.parse(JSON.parse(text));
+    expect(devices).toHaveLength(2);
+    expect(devices[0]).toMatchObject({ current: true });
+    expect(devices[1]).toMatchObject({ current: false, browser: 'Firefox', os: 'Windows' });
+    expect(devices[1]!.ipAddress).toMatch(/127\.0\.0\.1/);
+    const tokens = await app.database.db.select({ token: session.token }).from(session);
+    for (const { token } of tokens) expect(text).not.toContain(token);
+    expect(Object.keys(devices[0]!).sort()).toEqual(
+      ['browser', 'createdAt', 'current', 'id', 'ipAddress', 'lastUsedAt', 'os'].sort(),
+    );
+  });
+
+  it('shows when each was last used, to a few minutes', async () => {
+    const person = await register(app);
+    const { session: mine } = (await whoIs(person))!;
+    const hourAgo = new Date(Date.now() - 3600_000);
+    await app.database.db
+      .update(session)
+      .set({ lastSeenAt: hourAgo, createdAt: hourAgo })
+      .where(eq(session.id, mine.id));
+    await person.get(`/api/user/buyer/${person.account.email}`);
+    const [device] = DeviceSessionListSchema.parse(
+      await (await person.get('/api/auth/list-sessions')).json(),
+    );
+    expect(Date.now() - Date.parse(device!.lastUsedAt)).toBeLessThan(60_000);
+  });
+
+  it('signs out one device: its cookie and its bearer token stop at once', async () => {
+    const person = await register(app);
+    const firefox = await firefoxOf(person);
+    const firefoxToken = await bearerOf(firefox);
+    const me = `/api/user/buyer/${person.account.email}`;
+    const devices = DeviceSessionListSchema.parse(
+      await (await person.get('/api/auth/list-sessions')).json(),
+    );
+    const other = devices.find((device) => !device.current)!;
+    expect((await person.post('/api/auth/revoke-session', { id: other.id })).status).toBe(200);
+    expect((await firefox.get(me)).status).toBe(401);
+    expect((await firefoxToken.get(me)).status).toBe(401);
+    expect((await person.get(me)).status).toBe(200);
+    // Gone from the list; asking again is answered as for a session that is not there.
+    const after = DeviceSessionListSchema.parse(
+      await (await person.get('/api/auth/list-sessions')).json(),
+    );
+    expect(after.map((device) => device.id)).not.toContain(other.id);
+    expect((await person.post('/api/auth/revoke-session', { id: other.id })).status).toBe(404);
+  });
+
+  it("cannot sign out someone else's device", async () => {
+    const person = await register(app);
+    const stranger = await register(app);
+    const [theirs] = DeviceSessionListSchema.parse(
+      await (await stranger.get('/api/auth/list-sessions')).json(),
+    );
+    const response = await person.post('/api/auth/revoke-session', { id: theirs!.id });
+    expect(response.status).toBe(404);
+    expect((await stranger.get(`/api/user/buyer/${stranger.account.email}`)).status).toBe(200);
+    const bad = await person.post('/api/auth/revoke-session', { token: 'anything' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('signs out everywhere else, keeping this device', async () => {
+    const person = await register(app);
+    const firefox = await firefoxOf(person);
+    const second = await firefoxOf(person);
+    const secondToken = await bearerOf(second);
+    const me = `/api/user/buyer/${person.account.email}`;
+    expect((await person.post('/api/auth/revoke-other-sessions')).status).toBe(200);
+    expect((await firefox.get(me)).status).toBe(401);
+    expect((await second.get(me)).status).toBe(401);
+    expect((await secondToken.get(me)).status).toBe(401);
+    expect((await person.get(me)).status).toBe(200);
+    const devices = DeviceSessionListSchema.parse(
+      await (await person.get('/api/auth/list-sessions')).json(),
+    );
+    expect(devices.map((device) => device.current)).toEqual([true]);
+  });
+});
+
+describe('my account: the address a device signed in from', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Behind a proxy that says who the client is (X-Forwarded-For).
+    app = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => app.close());
+
+  it('is the client address the server trusts, never one a client names itself', async () => {
+    const person = await register(app);
+    const phone = new TestClient(app);
+    const signIn = await phone.request('/api/auth/sign-in/email', {
+      method: 'POST',
+      json: { email: person.account.email, password: person.account.password },
+      headers: { 'x-forwarded-for': '203.0.113.7', 'x-carmarket-client-ip': '198.51.100.66' },
+    });
+    expect(signIn.status).toBe(200);
+    const devices = DeviceSessionListSchema.parse(
+      await (await person.get('/api/auth/list-sessions')).json(),
+    );
+    expect(devices.find((device) => !device.current)?.ipAddress).toBe('203.0.113.7');
+    expect(JSON.stringify(devices)).not.toContain('198.51.100.66');
+  });
+});
+
+describe('my account: ways of signing in', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('says whether the account has a password, and nothing of its providers’ ids', async () => {
+    const person = await register(app);
+    const response = await person.get('/api/auth/list-accounts');
+    expect(response.status).toBe(200);
+    const methods = (await response.json()) as Array<Record<string, unknown>>;
+    expect(methods.map((method) => method.provider)).toEqual(['credential']);
+    expect(Object.keys(methods[0]!).sort()).toEqual(['createdAt', 'provider']);
+    expect((await new TestClient(app).get('/api/auth/list-accounts')).status).toBe(401);
+  });
+});

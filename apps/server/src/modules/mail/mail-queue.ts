@@ -1,0 +1,101 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import { mailQueue } from '../../db/schema.ts';
+import type { Mailer, MailMessage } from '../../plugins/mail.ts';
+
+/*
+ * Mail that a transaction decides on (alerts, notices) is written into mail_queue by that
+ * transaction and sent afterwards: the deciding work never waits on a mail server, and a mail
+ * server's refusal never undoes it (decision 010). Sending is at least once: a worker claims a
+ * mail by moving its send_after past the longest a send can take, so if the process dies mid-send
+ * another worker sends it again once the claim runs out.
+ */
+
+/** Mails claimed at a time. */
+const SEND_BATCH = 50;
+/** How long a claim lasts: longer than nodemailer's slowest send (its socket timeout, 10 min). */
+const CLAIM_MINUTES = 15;
+/** Tries before a mail is given up on (the last about eight hours after the first). */
+export const MAX_MAIL_ATTEMPTS = 10;
+
+/** Writes a mail to be sent once the transaction commits. */
+export async function queueMail(tx: Db | Tx, message: MailMessage): Promise<void> {
+  await tx.insert(mailQueue).values({
+    recipient: message.to,
+    subject: message.subject,
+    body: message.text,
+    headers: message.headers ?? null,
+  });
+}
+
+/** Minutes before try `attempt + 1`: 1, 2, 4 ... up to 6 hours. */
+const retryAfterMinutes = (attempt: number) => Math.min(2 ** (attempt - 1), 360);
+
+/**
+ * Whether a mail server refused the mail for good: an SMTP 5xx answer (no such mailbox, policy).
+ * A 4xx (mailbox busy, rate limited) or a lost connection is worth trying again.
+ */
+function refusedForGood(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/** Sends the mail that is due, batch by batch, until none is; answers how many went out. */
+export async function deliverQueuedMail(
+  db: Db,
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    // One statement, so the claim commits at once and no transaction waits on the mail server.
+    const claimed = await queryRows<{
+      id: string;
+      recipient: string;
+      subject: string;
+      body: string;
+      headers: Record<string, string> | null;
+      attempts: number;
+    }>(
+      db,
+      sql`update mail_queue set attempts = attempts + 1,
+            send_after = now() + make_interval(mins => ${CLAIM_MINUTES})
+          where id in (
+            select id from mail_queue where failed_at is null and send_after <= now()
+            order by send_after limit ${SEND_BATCH} for update skip locked)
+          returning id, recipient, subject, body, headers, attempts`,
+    );
+    if (claimed.length === 0) return sent;
+    for (const mail of claimed) {
+      try {
+        await mailer.send({
+          to: mail.recipient,
+          subject: mail.subject,
+          text: mail.body,
+          ...(mail.headers ? { headers: mail.headers } : {}),
+        });
+        await db.delete(mailQueue).where(eq(mailQueue.id, mail.id));
+        sent += 1;
+      } catch (error) {
+        const lastError = String((error as Error).message ?? error).slice(0, 1000);
+        const givenUp = refusedForGood(error) || mail.attempts >= MAX_MAIL_ATTEMPTS;
+        log.warn(
+          { err: error, to: mail.recipient, subject: mail.subject, attempts: mail.attempts },
+          givenUp ? 'mail given up on' : 'mail not sent; it will be tried again',
+        );
+        await db
+          .update(mailQueue)
+          .set(
+            givenUp
+              ? { failedAt: new Date(), lastError }
+              : {
+                  lastError,
+                  sendAfter: sql`now() + make_interval(mins => ${retryAfterMinutes(mail.attempts)})`,
+                },
+          )
+          .where(eq(mailQueue.id, mail.id));
+      }
+    }
+  }
+}

@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConversationSchema,
+  DELETED_USER_NAME,
+  SentMessageSchema,
+  type LiveConversationEvent,
+  type LiveMessageEvent,
+  type LiveReadEvent,
+  type LiveReadyEvent,
+} from '@carmarket/shared';
+import { listing, user } from '../../db/schema.ts';
+import { register, signInAs, TestClient } from '../../test/client.ts';
+import { demoListings } from '../../test/fixtures.ts';
+import { openStream, type SseEvent, type SseStream } from '../../test/sse.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { addMessage, lockConversation } from './messages.service.ts';
+
+const env = { ALERT_INTERVAL_MS: '3600000', MESSAGE_LIMIT_PER_MINUTE: '1000' };
+
+async function freshCar(app: TestApp): Promise<string> {
+  const [first] = await demoListings(app);
+  const [row] = await app.database.db.select().from(listing).where(eq(listing.id, first!.id));
+  const id = randomUUID();
+  await app.database.db
+    .insert(listing)
+    .values({ ...row!, id, status: 'available', advertisedAt: null, createdAt: new Date() });
+  return id;
+}
+
+async function ask(buyer: TestClient, carId: string, body: string) {
+  const response = await buyer.post(`/api/listings/${carId}/messages`, { body });
+  if (response.status !== 200) throw new Error(`ask failed: ${await response.text()}`);
+  return SentMessageSchema.parse(await response.json());
+}
+
+async function send(client: TestClient, id: string, body: string) {
+  const response = await client.post(`/api/conversations/${id}/messages`, { body });
+  if (response.status !== 200) throw new Error(`send failed: ${await response.text()}`);
+  return SentMessageSchema.parse(await response.json());
+}
+
+const isMessage = (body: string) => (event: SseEvent) =>
+  event.event === 'message' && (event.data as LiveMessageEvent).message.body === body;
+
+/** Resolves once the server ended the stream; fails if it is still open after `ms`. */
+async function endsWithin(stream: SseStream, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the stream is still open after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('the live stream of conversations', () => {
+  let app: TestApp;
+  let seller: TestClient;
+  const streams: SseStream[] = [];
+  const open = async (...args: Parameters<typeof openStream>) => {
+    const stream = await openStream(...args);
+    streams.push(stream);
+    return stream;
+  };
+  beforeAll(async () => {
+    app = await startTestApp({ env: { ...env, LIVE_HEARTBEAT_SECONDS: '0.2' } });
+    seller = await signInAs(app, 'seller@demo.local');
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await app.close();
+  });
+
+  it('is for signed-in people only', async () => {
+    const response = await new TestClient(app).get('/api/conversations/stream');
+    expect(response.status).toBe(401);
+    const bad = await (await register(app)).get('/api/conversations/stream?lastEventId=abc');
+    expect(bad.status).toBe(400);
+  });
+
+  it("brings each member the conversation's new messages and read receipts, and no one else", async () => {
+    const buyer = await register(app, { name: 'Live Buyer' });
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Is it automatic?');
+    const buyerStream = await open(buyer);
+    const sellerStream = await open(seller);
+    const stranger = await open(await register(app));
+    expect(buyerStream.status).toBe(200);
+    expect(buyerStream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(buyerStream.headers.get('cache-control')).toContain('no-store');
+    const ready = await buyerStream.next((e) => e.event === 'ready');
+    expect(ready.data as LiveReadyEvent).toEqual({ resumed: false });
+    await sellerStream.next((e) => e.event === 'ready');
+    await stranger.next((e) => e.event === 'ready');
+
+    await send(seller, id, 'Yes, a six-speed');
+    const arrived = await buyerStream.next(isMessage('Yes, a six-speed'));
+    expect(arrived.data).toMatchObject({
+      conversationId: id,
+      message: { senderName: 'Riverside Motors', mine: false, kind: 'text', conversationId: id },
+    });
+    expect(Number(arrived.id)).toBe(Number(ready.id) + 1);
+    // The sender's own tabs hear of it too, as theirs.
+    const own = await sellerStream.next(isMessage('Yes, a six-speed'));
+    expect((own.data as LiveMessageEvent).message.mine).toBe(true);
+
+    await buyer.post(`/api/conversations/${id}/read`);
+    const seen = await sellerStream.next((e) => e.event === 'read');
+    expect(seen.data as LiveReadEvent).toEqual({
+      conversationId: id,
+      reader: 'other',
+      upTo: (arrived.data as LiveMessageEvent).message._id,
+    });
+    const mine = await buyerStream.next((e) => e.event === 'read');
+    expect((mine.data as LiveReadEvent).reader).toBe('you');
+    expect(await stranger.quiet((e) => e.event !== 'ready', 300)).toBe(true);
+    // Heartbeats keep proxies from closing an idle stream.
+    expect(buyerStream.comments).toBeGreaterThan(0);
+  });
+
+  it('replays what a reconnecting client missed, from its Last-Event-ID, in order', async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Any rust?');
+    const first = await open(buyer);
+    await first.next((e) => e.event === 'ready');
+    await send(seller, id, 'None');
+    await first.next(isMessage('None'));
+    const last = first.lastEventId()!;
+    const openBefore = app.live.size;
+    first.close();
+    await first.ended;
+    // The server lets go of a stream whose client went.
+    await expect.poll(() => app.live.size).toBe(openBefore - 1);
+
+    await send(seller, id, 'Missed one');
+    await send(seller, id, 'Missed two');
+    const again = await open(buyer, { lastEventId: last });
+    const replayed = [await again.next(), await again.next(), await again.next()];
+    expect(replayed.map((e) => e.event)).toEqual(['message', 'message', 'ready']);
+    expect(replayed.map((e) => (e.data as LiveMessageEvent).message?.body)).toEqual([
+      'Missed one',
+      'Missed two',
+      undefined,
+    ]);
+    expect(replayed.map((e) => Number(e.id))).toEqual([
+      Number(last) + 1,
+      Number(last) + 2,
+      Number(last) + 2,
+    ]);
+    expect(replayed[2]!.data).toEqual({ resumed: true });
+    // Live again after the replay.
+    await send(seller, id, 'Live again');
+    expect(Number((await again.next(isMessage('Live again'))).id)).toBe(Number(last) + 3);
+
+    // `?lastEventId=` does the same for clients that cannot set the header.
+    const byQuery = await open(buyer, { query: `?lastEventId=${last}` });
+    expect((await byQuery.next()).data).toMatchObject({ message: { body: 'Missed one' } });
+    // A number it was never given starts from now.
+    const unknown = await open(buyer, { lastEventId: '999999999' });
+    expect((await unknown.next()).data).toEqual({ resumed: false });
+    const garbage = await open(buyer, { lastEventId: 'x-1' });
+    expect((await garbage.next()).event).toBe('ready');
+  });
+
+  it('fills in an event whose publishing was lost or late, from the database, in order', async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Two owners?');
+    const stream = await open(buyer);
+    const ready = await stream.next((e) => e.event === 'ready');
+    // Stored and numbered, but its publishing lost on the way (Redis restarting, a process
+    // stalled between commit and publish): only the database has it.
+    const [sellerRow] = await app.database.db
+      .select({ id: user.id, name: user.name })
+      .from(user)
+      .where(eq(user.email, 'seller@demo.local'));
+    await app.database.db.transaction(async (tx) => {
+      const locked = (await lockConversation(tx, id))!;
+      await addMessage(tx, locked, sellerRow!, { kind: 'text', body: 'Never published' });
+    });
+    expect(await stream.quiet(isMessage('Never published'), 300)).toBe(true);
+    // The next event's number shows the gap: the stream reads what it lacks first.
+    await send(seller, id, 'Published');
+    const filled = await stream.next(isMessage('Never published'));
+    const next = await stream.next(isMessage('Published'));
+    expect([Number(filled.id), Number(next.id)]).toEqual([
+      Number(ready.id) + 1,
+      Number(ready.id) + 2,
+    ]);
+  });
+
+  it('tells a client to load its lists again when what it missed is gone', async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Service history?');
+    const first = await open(buyer);
+    const ready = await first.next((e) => e.event === 'ready');
+    first.close();
+    await send(seller, id, 'Full history');
+    await send(seller, id, 'And receipts');
+    // Pruned as a week-old event would be.
+    const [buyerRow] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, buyer.account.email));
+    await app.database.db.execute(
+      sql`delete from conversation_event where user_id = ${buyerRow!.id} and no = ${Number(ready.id) + 1}`,
+    );
+    const again = await open(buyer, { lastEventId: ready.id! });
+    const reset = await again.next();
+    expect(reset.event).toBe('reset');
+    expect(Number(reset.id)).toBe(Number(ready.id) + 2);
+    expect((await again.next()).data).toEqual({ resumed: true });
+  });
+
+  it('tells the buyer live that the seller blocked them', async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Lowest price?');
+    const stream = await open(buyer);
+    await stream.next((e) => e.event === 'ready');
+    await seller.request(`/api/conversations/${id}/block`, { method: 'PUT' });
+    expect((await stream.next((e) => e.event === 'conversation')).data).toEqual({
+      conversationId: id,
+    });
+  });
+
+  it("ends a deleted account's streams, and tells the other side the conversation closed", async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Goodbye soon');
+    const buyerStream = await open(buyer);
+    await buyerStream.next((e) => e.event === 'ready');
+    const sellerStream = await open(seller);
+    await sellerStream.next((e) => e.event === 'ready');
+    const admin = await signInAs(app, 'admin@demo.local');
+    const [row] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, buyer.account.email));
+    await admin.request(`/api/user/remove/${row!.id}`, { method: 'DELETE' });
+    await Promise.race([
+      buyerStream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('still open')), 3000)),
+    ]);
+    expect((await sellerStream.next((e) => e.event === 'conversation')).data).toEqual({
+      conversationId: id,
+    });
+  });
+
+  it('ends the streams of a buyer who deletes their own account, and tells the seller the conversation closed', async () => {
+    const buyer = await register(app);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Leaving soon');
+    const buyerStream = await open(buyer);
+    await buyerStream.next((e) => e.event === 'ready');
+    const sellerStream = await open(seller);
+    await sellerStream.next((e) => e.event === 'ready');
+
+    const deleted = await buyer.post('/api/auth/delete-user', { password: buyer.account.password });
+    expect(deleted.status).toBe(200);
+    await endsWithin(buyerStream, 3000);
+    const told = await sellerStream.next(
+      (e) => e.event === 'conversation' && (e.data as LiveConversationEvent).conversationId === id,
+    );
+    expect(told.data).toEqual({ conversationId: id });
+    const seen = ConversationSchema.parse(
+      await (await seller.get(`/api/conversations/${id}`)).json(),
+    );
+    expect(seen).toMatchObject({ closedReason: 'account-deleted', otherName: DELETED_USER_NAME });
+  });
+
+  it('keeps at most ten streams a person on one process, ending the oldest', async () => {
+    const buyer = await register(app);
+    const tabs = [];
+    for (let i = 0; i < 11; i += 1) {
+      const tab = await open(buyer);
+      await tab.next((e) => e.event === 'ready');
+      tabs.push(tab);
+    }
+    await tabs[0]!.ended;
+    const secondStillOpen = await Promise.race([
+      tabs[1]!.ended.then(() => false),
+      new Promise((resolve) => setTimeout(() => resolve(true), 300)),
+    ]);
+    expect(secondStillOpen).toBe(true);
+  });
+
+  it('ends streams whose session ended (signed out elsewhere)', async () => {
+    const buyer = await register(app);
+    const stream = await open(buyer);
+    await stream.next((e) => e.event === 'ready');
+    await buyer.post('/api/auth/sign-out', {});
+    await app.live.endSignedOut();
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('still open')), 3000)),
+    ]);
+  });
+});
+
+describe('closing the server with streams open', () => {
+  it('ends the streams instead of waiting for them', async () => {
+    const app = await startTestApp({ env });
+    const buyer = await register(app);
+    const streams = await Promise.all([openStream(buyer), openStream(buyer), openStream(buyer)]);
+    await Promise.all(streams.map((stream) => stream.next((e) => e.event === 'ready')));
+    const started = performance.now();
+    await app.close();
+    expect(performance.now() - started).toBeLessThan(3000);
+    await Promise.all(streams.map((stream) => stream.ended));
+  });
+});

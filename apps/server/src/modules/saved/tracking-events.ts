@@ -1,0 +1,91 @@
+import { and, eq, inArray, isNull, min } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  carNotice,
+  newCarQueue,
+  savedCar,
+  savedSearch,
+  savedSearchMatch,
+} from '../../db/schema.ts';
+
+/*
+ * What the rest of the server tells keep-track about, inside its own transaction so the news is
+ * kept exactly when the change is (decision 010). The alert worker (alerts.ts) sends from here.
+ */
+
+/** A car was listed: it waits to be matched against saved searches. */
+export async function queueNewCar(tx: Db | Tx, carId: string): Promise<void> {
+  await tx.insert(newCarQueue).values({ listingId: carId }).onConflictDoNothing();
+}
+
+/**
+ * A car's price changed: the people who saved it are owed a notice if it went down. Changes
+ * before the notice is sent make one notice, from the first price to the last (a price put down
+ * and up again before it is sent tells no one), and a drop is news only below every price told
+ * of before, so editing a price over and over sends no stream of mail. Call it with the car
+ * locked.
+ */
+export async function noticePriceDrop(
+  tx: Tx,
+  carId: string,
+  oldPriceCents: number,
+  newPriceCents: number,
+): Promise<void> {
+  if (newPriceCents === oldPriceCents) return;
+  const [pending] = await tx
+    .update(carNotice)
+    .set({ newPriceCents })
+    .where(
+      and(
+        eq(carNotice.listingId, carId),
+        eq(carNotice.kind, 'price-drop'),
+        isNull(carNotice.sentAt),
+      ),
+    )
+    .returning({ id: carNotice.id, oldPriceCents: carNotice.oldPriceCents });
+  if (pending) {
+    // Back at or above where it began: nothing to tell.
+    if (newPriceCents >= pending.oldPriceCents!) {
+      await tx.delete(carNotice).where(eq(carNotice.id, pending.id));
+    }
+    return;
+  }
+  if (newPriceCents > oldPriceCents) return;
+  // Only news below every price already told of: a price flipped up and down tells once.
+  const [told] = await tx
+    .select({ lowest: min(carNotice.newPriceCents) })
+    .from(carNotice)
+    .where(and(eq(carNotice.listingId, carId), eq(carNotice.kind, 'price-drop')));
+  if (told?.lowest != null && newPriceCents >= told.lowest) return;
+  await tx
+    .insert(carNotice)
+    .values({ listingId: carId, kind: 'price-drop', oldPriceCents, newPriceCents });
+}
+
+/** A car was sold: the people who saved it are owed a notice. */
+export async function noticeSold(tx: Db | Tx, carId: string): Promise<void> {
+  await tx.insert(carNotice).values({ listingId: carId, kind: 'sold' });
+}
+
+/** Cars removed from the site (an admin, a deleted seller) are no longer anyone's saved cars. */
+export async function forgetSavesOfCars(tx: Db | Tx, carIds: string[]): Promise<void> {
+  if (carIds.length === 0) return;
+  await tx.delete(savedCar).where(inArray(savedCar.listingId, carIds));
+}
+
+/** A deleted account's saved cars and searches go with it (so no more mail for them). */
+export async function forgetSavesOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(savedCar).where(eq(savedCar.userId, userId));
+  // The searches' rows first, as the alert worker locks them first (no deadlock with it).
+  const searches = await tx
+    .delete(savedSearch)
+    .where(eq(savedSearch.userId, userId))
+    .returning({ id: savedSearch.id });
+  if (searches.length === 0) return;
+  await tx.delete(savedSearchMatch).where(
+    inArray(
+      savedSearchMatch.searchId,
+      searches.map((search) => search.id),
+    ),
+  );
+}

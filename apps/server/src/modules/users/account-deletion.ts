@@ -1,0 +1,156 @@
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { firstRole, type Role } from '@carmarket/shared';
+import type { Db } from '../../db/client.ts';
+import { account, booking, listing, session, user } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
+import type { Mailer } from '../../plugins/mail.ts';
+import { cancelBookingsOfBuyer, notifyClosed, removeCarsOfSeller } from '../listings/lifecycle.ts';
+import { closeConversationsOf } from '../messages/conversation-news.ts';
+import type { LiveHub } from '../messages/live.ts';
+import { forgetSavesOf } from '../saved/tracking-events.ts';
+import { addressFreeFrom, longDate } from '../auth/deleted-accounts.ts';
+import { userPolicy } from './users.policy.ts';
+
+/** What the other party of a kept record sees instead of a deleted person's name. */
+export const DELETED_NAME = 'Deleted user';
+
+/** Who asks for a deletion: an admin (from the user lists), or the person themself (My account). */
+export type DeletionRequest =
+  { by: 'admin'; actor: { id: string; roles: Role[] } } | { by: 'self' };
+
+/**
+ * Deletes a person's account, whether an admin or the person asks: the one code path for both
+ * (DESIGN.md section 10). In one transaction:
+ *
+ * - the account is marked deleted: it can no longer sign in, and every session and bearer token
+ *   stops at once; its name, phone and photo are erased (the row and its address stay for the
+ *   records, decision 012);
+ * - when the person deletes their own account, their password and Google link go too, so signing
+ *   in answers as for a wrong password (decision 016); an admin's deletion keeps them for the
+ *   hold, so the person is told what happened when they sign in;
+ * - their cars still on sale are withdrawn from the site and the bookings of them closed;
+ * - their open bookings are cancelled and any car they held is freed;
+ * - their saved cars and searches go;
+ * - their conversations close, their messages staying under "Deleted user" (the other members
+ *   are told live, and the person's own live streams end);
+ * - on every booking and car kept for the other party (paid ones included), their name reads
+ *   "Deleted user" and their contact details are erased;
+ * - the audit log records who deleted whom and what it did.
+ *
+ * Then the people affected are mailed: buyers whose bookings closed, sellers whose bookings were
+ * cancelled, and the person, when they deleted their own account.
+ */
+export async function deleteAccount(
+  db: Db,
+  mailer: Mailer,
+  asked: DeletionRequest,
+  targetId: string,
+  options: { holdDays: number; live: LiveHub },
+): Promise<void> {
+  const [target] = await db
+    .select()
+    .from(user)
+    .where(and(eq(user.id, targetId), isNull(user.deletedAt)));
+  if (!target) throw notFound('That user');
+  const self = asked.by === 'self';
+  const actor = asked.by === 'self' ? target : asked.actor;
+  const allowed = self ? userPolicy.canDeleteSelf(target) : userPolicy.canDelete(actor, target);
+  if (!allowed.ok) throw forbidden(allowed.reason);
+
+  const effects = await db.transaction(async (tx) => {
+    // Conditional, so two deletions at once do the work once: the second finds no live account.
+    const [marked] = await tx
+      .update(user)
+      .set({ deletedAt: new Date(), name: DELETED_NAME, phone: null, image: null })
+      .where(and(eq(user.id, target.id), isNull(user.deletedAt)))
+      .returning({ id: user.id });
+    if (!marked) throw notFound('That user');
+    await tx.delete(session).where(eq(session.userId, target.id));
+    // better-auth's delete-user would remove these after this commits; here they go with the rest.
+    if (self) await tx.delete(account).where(eq(account.userId, target.id));
+    await forgetSavesOf(tx, target.id);
+    const conversationsClosed = await closeConversationsOf(tx, target.id);
+
+    // Their cars that were still for sale leave the market; bookings of them close.
+    const closedByCar = await removeCarsOfSeller(tx, target.id);
+    // Their own open bookings are cancelled, and any car they held is freed.
+    const cancelled = await cancelBookingsOfBuyer(tx, target.id);
+    const sellersTold = cancelled.length
+      ? await tx
+          .select({ email: user.email, name: user.name, carName: listing.name })
+          .from(listing)
+          .innerJoin(user, eq(user.id, listing.sellerId))
+          .where(
+            and(
+              inArray(
+                listing.id,
+                cancelled.map((b) => b.listingId),
+              ),
+              ne(user.id, target.id),
+              isNull(user.deletedAt),
+            ),
+          )
+      : [];
+
+    // The records stay for the other party, without the person in them.
+    await tx
+      .update(booking)
+      .set({ buyerName: DELETED_NAME, buyerEmail: '', phone: '' })
+      .where(eq(booking.buyerId, target.id));
+    await tx
+      .update(listing)
+      .set({ sellerName: DELETED_NAME })
+      .where(eq(listing.sellerId, target.id));
+
+    await audit(tx, {
+      actorId: actor.id,
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: target.id,
+      details: {
+        email: target.email,
+        name: target.name,
+        role: firstRole(target.roles),
+        roles: target.roles,
+        self,
+        carsRemoved: closedByCar.length,
+        bookingsCancelled: cancelled.length,
+      },
+    });
+    return { closedByCar, sellersTold, conversationsClosed };
+  });
+  for (const envelope of effects.conversationsClosed) options.live.publish(envelope);
+  options.live.endStreamsOf(target.id);
+
+  await Promise.allSettled([
+    ...effects.closedByCar.map(({ carName, closed }) =>
+      notifyClosed(mailer, carName, closed, 'seller-deleted'),
+    ),
+    ...effects.sellersTold.map((seller) =>
+      mailer.send({
+        to: seller.email,
+        subject: `A booking of ${seller.carName} was cancelled`,
+        text: `Hello ${seller.name},\n\nA booking of your ${seller.carName} was cancelled because the buyer's account was closed. Your car stays on sale.`,
+      }),
+    ),
+    ...(self ? [mailer.send(goodbye(target, effects.closedByCar.length, options.holdDays))] : []),
+  ]);
+}
+
+/** The mail that confirms to a person that their own account is gone, and what that did. */
+function goodbye(person: { email: string; name: string }, carsWithdrawn: number, holdDays: number) {
+  const freeFrom = longDate(addressFreeFrom(new Date(), holdDays));
+  return {
+    to: person.email,
+    subject: 'Your CarMarket account was deleted',
+    text: [
+      `Hello ${person.name},`,
+      'Your CarMarket account was deleted, as you asked. You can no longer sign in to it; your open bookings were cancelled' +
+        (carsWithdrawn > 0
+          ? `, and your ${carsWithdrawn === 1 ? 'car that was' : `${carsWithdrawn} cars that were`} on sale ${carsWithdrawn === 1 ? 'was' : 'were'} taken off the site.`
+          : '.'),
+      `Paid bookings stay on record for the other party, under the name "${DELETED_NAME}". Your email address can be used for a new account from ${freeFrom}.`,
+    ].join('\n\n'),
+  };
+}

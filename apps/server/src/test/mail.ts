@@ -1,0 +1,44 @@
+import { readOutbox, type OutboxEntry } from '../plugins/mail.ts';
+
+/**
+ * The mail to `to` whose subject matches, once the server has written it to its outbox: account
+ * mail goes out after the answer (so answers take as long whether or not an address has an
+ * account), so a test waits for it. Fails after `timeoutMs`.
+ */
+export async function waitForMail(
+  app: { outboxDir: string },
+  to: string,
+  subject: RegExp,
+  timeoutMs = 5000,
+): Promise<OutboxEntry> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await readOutbox(app.outboxDir)).findLast(
+      (mail) => mail.to.toLowerCase() === to.toLowerCase() && subject.test(mail.subject),
+    );
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} about ${subject} came`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every mail to `to` so far, oldest first. */
+export async function mailsTo(app: { outboxDir: string }, to: string): Promise<OutboxEntry[]> {
+  return (await readOutbox(app.outboxDir)).filter(
+    (mail) => mail.to.toLowerCase() === to.toLowerCase(),
+  );
+}
+
+/** The first link in a mail, as a path and query to request from the test server. */
+export function linkIn(mail: OutboxEntry): URL {
+  const match = /https?:\/\/\S+/.exec(mail.text);
+  if (!match) throw new Error(`no link in the mail "${mail.subject}"`);
+  return new URL(match[0]);
+}
+
+/**
+ * Whether a mail is the address confirmation every sign-up sends: tests that count the mail a
+ * person gets for something else leave it out.
+ */
+export const isSignUpMail = (mail: { subject: string }) =>
+  mail.subject === 'Confirm your CarMarket email address';

@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+
+import { expectNoAxeViolations } from './site';
+
+test.describe('dashboard', () => {
+  test('the dashboard ends at its footer, its menu column runs the page’s height and comes first on the keyboard (rough edge 14)', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // The seller's overview: the sales chart sits near its end, so its table for screen readers
+    // reached below the footer (~180 px at 1280 px wide).
+    const signIn = await page.request.post('/api/auth/sign-in/email', {
+      data: { email: 'seller@demo.local', password: 'demo-drive-2026' },
+    });
+    expect(signIn.ok(), await signIn.text()).toBe(true);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 720 });
+      await page.goto('/dashboard');
+      await expect(
+        page.getByRole('img', { name: /^Your sales over the last 30 days/ }),
+      ).toBeVisible({
+        timeout: 20_000,
+      });
+      await expect(
+        page.getByRole('table', { name: /Your sales over the last 30 days/ }),
+      ).toBeAttached();
+
+      // Nothing, such as the charts' tables for screen readers, reaches below the footer.
+      const below = await page.evaluate(() => {
+        const footer = document.querySelector('footer')!.getBoundingClientRect();
+        return document.documentElement.scrollHeight - (footer.bottom + window.scrollY);
+      });
+      expect(below, `blank page below the footer at ${width} px`).toBeLessThanOrEqual(1);
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `test-results/rough-edge-14-${width}.png`, fullPage: true });
+    }
+
+    // Wide screens: the page is longer than the screen, and the menu's column as long as it.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto('/dashboard');
+    await expect(
+      page.getByRole('img', { name: /^Your sales over the last 30 days/ }),
+    ).toBeVisible();
+    const heights = await page.evaluate(() => {
+      const nav = document.querySelector('nav[aria-label="Dashboard"]')!;
+      // The tallest box with the menu's background: the menu, or the column around it.
+      const painted = [nav, nav.parentElement!].filter(
+        (box) => getComputedStyle(box).backgroundColor !== 'rgba(0, 0, 0, 0)',
+      );
+      return {
+        menu: Math.max(...painted.map((box) => box.getBoundingClientRect().height)),
+        page: document.querySelector('.drawer-content')!.getBoundingClientRect().height,
+        screen: window.innerHeight,
+      };
+    });
+    expect(heights.page).toBeGreaterThan(heights.screen);
+    expect(heights.menu).toBeGreaterThanOrEqual(heights.page - 1);
+    // The menu stays in view below the site header as the page scrolls.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Overview' }),
+    ).toBeInViewport();
+
+    // From the top of the page's main part, the keyboard reaches the menu before the page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('#main').focus();
+    await page.keyboard.press('Tab');
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Overview' }),
+    ).toBeFocused();
+  });
+});

@@ -1,0 +1,181 @@
+import { MESSAGE_MAX_LENGTH, type ListingStatus } from '@carmarket/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { Dialog } from '../../../components/ui/dialog';
+import { errorMessage } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { useSession } from '../../auth';
+import { useAskSeller } from '../api/ask-seller';
+import { useConversationForCar } from '../api/get-conversations';
+import { closedReasonText } from '../closed-reason';
+import { useDraft } from '../use-draft';
+import { useOnline } from '../use-online';
+
+export interface AskableListing {
+  _id: string;
+  name: string;
+  seller: string;
+  sellerId: string;
+  status: ListingStatus;
+}
+
+const GONE: Partial<Record<ListingStatus, string>> = {
+  sold: 'This car has been sold.',
+  withdrawn: 'The seller withdrew this car.',
+  removed: 'This car was removed from CarMarket.',
+};
+
+/**
+ * "Ask the seller" on a car's page, for buyers (not on their own car): a question in a dialog
+ * that starts the conversation. Once there is one, the button leads to it instead.
+ */
+export function AskSellerButton({
+  listing,
+  className = '',
+}: {
+  listing: AskableListing;
+  className?: string;
+}) {
+  const { user } = useSession();
+  const canAsk = !!user?.roles.includes('Buyer') && user.id !== listing.sellerId;
+  const existing = useConversationForCar(listing._id, canAsk);
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useDraft(`car.${listing._id}`);
+  const ask = useAskSeller();
+  const online = useOnline();
+  const navigate = useNavigate();
+  const id = useId();
+
+  if (!canAsk) return null;
+  if (existing.data) {
+    const closed = closedReasonText(existing.data);
+    return (
+      <div className={className}>
+        <Link
+          to={`/dashboard/messages/${existing.data._id}`}
+          className="button button-outline w-full"
+        >
+          Your conversation with {listing.seller}
+          {existing.data.unread > 0 && (
+            <span className="badge badge-sm badge-error">
+              {existing.data.unread}
+              <span className="sr-only"> unread</span>
+            </span>
+          )}
+        </Link>
+        {closed && <p className="mt-2 text-sm leading-5 text-muted">{closed}</p>}
+      </div>
+    );
+  }
+
+  const gone = GONE[listing.status];
+  const text = draft.trim();
+  const tooLong = text.length > MESSAGE_MAX_LENGTH;
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (text === '' || tooLong || ask.isPending) return;
+    ask.mutate(
+      { listingId: listing._id, body: text },
+      {
+        onSuccess: ({ conversationId }) => {
+          setDraft('');
+          setOpen(false);
+          toast.success(`Sent to ${listing.seller}`, {
+            label: 'Open',
+            href: `/dashboard/messages/${conversationId}`,
+            onClick: () => void navigate(`/dashboard/messages/${conversationId}`),
+          });
+        },
+      },
+    );
+  }
+
+  return (
+    <div className={className}>
+      <button
+        type="button"
+        className="button button-outline w-full"
+        aria-haspopup={gone ? undefined : 'dialog'}
+        aria-disabled={gone ? true : undefined}
+        aria-describedby={gone ? `${id}-why` : undefined}
+        onClick={() => {
+          if (gone) return;
+          ask.reset();
+          setOpen(true);
+        }}
+      >
+        Ask the seller
+      </button>
+      {gone && (
+        <p id={`${id}-why`} className="mt-2 text-sm leading-5 text-muted">
+          {gone} You can no longer ask about it.
+        </p>
+      )}
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Ask ${listing.seller} about the ${listing.name}`}
+        description="Your question starts a conversation under Messages; the seller is told by email if they have not read it within a few minutes."
+        busy={ask.isPending}
+        wide
+      >
+        <form onSubmit={handleSubmit} className="form-stack">
+          <div>
+            <label htmlFor={`${id}-question`} className="font-semibold">
+              Your question
+            </label>
+            <textarea
+              id={`${id}-question`}
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+              rows={5}
+              required
+              placeholder="Has the cambelt been done? Can I see it on Saturday?"
+              aria-describedby={`${id}-count`}
+              aria-invalid={tooLong || undefined}
+              data-autofocus
+              className="textarea mt-2 w-full text-base"
+            />
+            <p
+              id={`${id}-count`}
+              className={`mt-1 text-sm ${tooLong ? 'text-error' : 'text-muted'}`}
+            >
+              {tooLong
+                ? `At most ${MESSAGE_MAX_LENGTH.toLocaleString('en-US')} characters; take out ${(text.length - MESSAGE_MAX_LENGTH).toLocaleString('en-US')}.`
+                : `${(MESSAGE_MAX_LENGTH - text.length).toLocaleString('en-US')} characters left`}
+            </p>
+          </div>
+          {!online && (
+            <p role="status" className="alert alert-warning">
+              You are offline. Your question is kept here; send it when you are back online.
+            </p>
+          )}
+          {ask.isError && (
+            <p role="alert" className="alert alert-error alert-soft">
+              {errorMessage(ask.error)}
+            </p>
+          )}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <button
+              type="button"
+              className="button button-outline"
+              onClick={() => setOpen(false)}
+              disabled={ask.isPending}
+            >
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={ask.isPending || !online}
+            >
+              {ask.isPending ? 'Sending…' : 'Send'}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </div>
+  );
+}

@@ -115,6 +115,27 @@ test.describe('my account', () => {
     await expect(current).toBeFocused();
   });
 
+  test('changing the address asks for the password, then says where the link went', async ({
+    page,
+  }) => {
+    const { email } = await signUpBuyer(page, 'Mo Moving');
+    await openSettings(page);
+    const newEmail = `moving-${Date.now()}@example.com`;
+    const section = page.locator('#email');
+    await section.getByLabel('New email address').fill(newEmail);
+    await section.getByRole('button', { name: 'Send the confirmation link' }).click();
+    const password = section.getByLabel('Your password');
+    await expect(password).toHaveAccessibleDescription(/Enter your current password/);
+    await password.fill('not my password');
+    await section.getByRole('button', { name: 'Send the confirmation link' }).click();
+    await expect(password).toHaveAccessibleDescription(/not your current password/);
+    await password.fill(PASSWORD);
+    await section.getByRole('button', { name: 'Send the confirmation link' }).click();
+    await expect(section.getByText(`We sent a link to ${newEmail}`)).toBeVisible();
+    await waitForMail(newEmail, 'Confirm your new');
+    await waitForMail(email, 'change of your CarMarket email');
+  });
+
   test('signs in with a link from the mail, without a password', async ({ page }) => {
     const { email } = await signUpBuyer(page, 'Lin Link');
     await page.context().clearCookies();

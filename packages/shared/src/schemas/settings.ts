@@ -15,11 +15,20 @@ import { PhoneSchema } from './booking.ts';
  * as our auth route checks them before better-auth sees them, and the forms that send them.
  */
 
-/** A same-site path to come back to after a link from a mail ("/dashboard/settings"). */
+/**
+ * A same-site path to come back to after a link from a mail ("/dashboard/settings"). Browsers
+ * read a backslash as a slash and fold dot segments (`%2e` too), so `/.\/evil.example` or
+ * `/.//evil.example` would leave the site as `//evil.example`: no backslash, no empty segment and
+ * no dot segment in the path.
+ */
 export const ReturnPathSchema = z
   .string()
   .max(500)
-  .regex(/^\/(?![/\\])[^\s]*$/, 'Must be a path on this site');
+  .regex(/^\/(?![/\\])[^\s\\]*$/, 'Must be a path on this site')
+  .refine((path) => {
+    const segments = path.split(/[?#]/, 1)[0]!.replace(/%2e/gi, '.');
+    return !segments.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(segments);
+  }, 'Must be a path on this site');
 
 const CurrentPasswordSchema = z
   .string()
@@ -79,12 +88,21 @@ export const ChangePasswordFormSchema = z
   });
 export type ChangePasswordFormInput = z.infer<typeof ChangePasswordFormSchema>;
 
-/** `POST /api/auth/change-email`: a link goes to the new address; nothing changes until opened. */
+/**
+ * `POST /api/auth/change-email`: a link goes to the new address; nothing changes until opened.
+ * An account with a password gives it (`currentPassword`), as for changing the password: a
+ * session left open on a shared computer must not be enough to move the account elsewhere.
+ */
 export const ChangeEmailSchema = z.object({
   newEmail: EmailSchema,
+  currentPassword: CurrentPasswordSchema.optional(),
   callbackURL: ReturnPathSchema.optional(),
 });
-export const ChangeEmailFormSchema = z.object({ newEmail: EmailSchema });
+/** The change-of-address form; `currentPassword` is asked only of an account that has one. */
+export const ChangeEmailFormSchema = z.object({
+  newEmail: EmailSchema,
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH),
+});
 export type ChangeEmailFormInput = z.infer<typeof ChangeEmailFormSchema>;
 
 /** `POST /api/auth/send-verification-email`: the signed-in person's own address, again. */

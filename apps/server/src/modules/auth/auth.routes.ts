@@ -31,7 +31,7 @@ import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { userPolicy } from '../users/users.policy.ts';
-import { deleteAccountLinkMail } from './account-mail.ts';
+import { deleteAccountLinkMail, emailChangeNotice } from './account-mail.ts';
 import {
   CLIENT_IP_HEADER,
   googleSignInEnabled,
@@ -133,6 +133,35 @@ const SIGNED_IN_CALLS = new Set([
   'POST /revoke-other-sessions',
   'POST /delete-user',
 ]);
+
+/**
+ * Every call of better-auth's that this site uses; the rest (`/verify-password`, which would be
+ * an unlimited password oracle, account linking, tokens) answer 404 as unknown addresses do.
+ */
+const FORWARDED_CALLS = new Set([
+  ...SIGNED_IN_CALLS,
+  'GET /get-session',
+  'POST /sign-up/email',
+  'POST /sign-in/email',
+  'POST /sign-out',
+  'POST /request-password-reset',
+  'POST /forget-password',
+  'POST /reset-password',
+  'POST /send-verification-email',
+  'GET /verify-email',
+  'POST /sign-in/magic-link',
+  'GET /magic-link/verify',
+  'POST /sign-in/social',
+  'POST /sign-in/oauth2',
+  'GET /callback/google',
+  'GET /oauth2/callback/google',
+  'GET /error',
+]);
+/** The page a mailed reset link opens first (`GET /reset-password/<token>`), then our form. */
+const RESET_LINK = /^\/reset-password\/[A-Za-z0-9_-]+$/;
+
+/** Query parameters naming where a link lands; only paths of this site are accepted. */
+const RETURN_PARAMS = ['callbackURL', 'errorCallbackURL', 'newUserCallbackURL', 'redirectTo'];
 
 /** How long the link that confirms deleting an account without a password works. */
 const DELETE_LINK_MINUTES = 60;
@@ -258,6 +287,19 @@ export async function authRoutes(
     const endpoint = subpath.toLowerCase();
     const call = `${request.method} ${endpoint}`;
     const isPost = request.method === 'POST';
+    if (!FORWARDED_CALLS.has(call) && !(request.method === 'GET' && RESET_LINK.test(endpoint))) {
+      throw new AppError(404, 'not-found');
+    }
+    // A link's landing place must be a page of this site (no open redirect through a mail link).
+    const query = new URL(request.url, siteOrigin()).searchParams;
+    for (const name of RETURN_PARAMS) {
+      const wanted = query.get(name);
+      if (wanted !== null && !ReturnPathSchema.safeParse(wanted).success) {
+        throw new AppError(400, 'validation-failed', 'Must be a path on this site', {
+          field: name,
+        });
+      }
+    }
 
     // The settings calls: anonymous callers learn nothing of the input rules (as preValidation).
     let caller: SessionUser | null = null;
@@ -311,14 +353,18 @@ export async function authRoutes(
         if (email) await reserveMail(request.ip, [email]);
         break;
       case 'POST /change-email': {
-        const { newEmail } = body as z.infer<typeof ChangeEmailSchema>;
+        const { newEmail, currentPassword, callbackURL } = body as z.infer<
+          typeof ChangeEmailSchema
+        >;
         if (newEmail.toLowerCase() === caller!.email.toLowerCase()) {
           throw new AppError(400, 'validation-failed', 'This is your address already.', {
             field: 'newEmail',
           });
         }
+        await checkCurrentPassword(caller!, currentPassword, request.ip, 'currentPassword');
         // Both mailboxes get mail: the new one the link, the old one a notice.
         await reserveMail(request.ip, [caller!.email, newEmail]);
+        body = { newEmail, ...(callbackURL ? { callbackURL } : {}) };
         break;
       }
       case 'POST /change-password':
@@ -435,6 +481,16 @@ export async function authRoutes(
       reply.header('cache-control', 'no-store');
       return reply.send(presentSignInMethods(JSON.parse(text)));
     }
+    if (call === 'POST /change-email' && response.status === 200) {
+      // The notice goes whether or not the new address has an account (better-auth mails that
+      // address nothing then), so the old mailbox cannot tell which addresses have accounts.
+      const { newEmail } = body as { newEmail: string };
+      mailer
+        .send(emailChangeNotice(caller!, newEmail, `${siteOrigin()}/forgot-password`))
+        .catch((error: unknown) =>
+          request.log.error({ err: error }, 'the change-of-address notice failed'),
+        );
+    }
     if (call === 'POST /change-password' && response.status === 200) {
       notifyPasswordChanged(handle, siteOrigin(), caller!.email).catch((error: unknown) =>
         request.log.error({ err: error }, 'the password-changed notice failed'),
@@ -470,9 +526,10 @@ export async function authRoutes(
     return own.token;
   }
 
-  async function hasPassword(userId: string): Promise<boolean> {
+  /** The hash of the person's password, or null for an account without one (Google only). */
+  async function passwordHashOf(userId: string): Promise<string | null> {
     const [credential] = await db
-      .select({ id: account.id })
+      .select({ hash: account.password })
       .from(account)
       .where(
         and(
@@ -481,7 +538,33 @@ export async function authRoutes(
           isNotNull(account.password),
         ),
       );
-    return Boolean(credential);
+    return credential?.hash ?? null;
+  }
+
+  async function hasPassword(userId: string): Promise<boolean> {
+    return (await passwordHashOf(userId)) !== null;
+  }
+
+  /**
+   * An account with a password must give it (`field` names it in the answer); a wrong one counts
+   * as a guess against the account, as at sign-in. An account without one passes.
+   */
+  async function checkCurrentPassword(
+    person: SessionUser,
+    given: string | undefined,
+    ip: string,
+    field: string,
+  ): Promise<void> {
+    const hash = await passwordHashOf(person.id);
+    if (hash === null) return;
+    if (!given) {
+      throw new AppError(400, 'validation-failed', 'Enter your current password', { field });
+    }
+    const keys = await reserve(passwordGuessLimits(person.email, ip, false));
+    if (!(await authContext.password.verify({ hash, password: given }))) {
+      throw new AppError(400, 'wrong-password', 'That is not your current password.', { field });
+    }
+    await Promise.all(keys.map((key) => counters.undo(key)));
   }
 
   /**
@@ -565,7 +648,8 @@ function codeIn(text: string): string | undefined {
 function errorLanding(url: URL): URL | null {
   const wanted = url.searchParams.get('errorCallbackURL') ?? url.searchParams.get('callbackURL');
   if (!wanted || !ReturnPathSchema.safeParse(wanted).success) return null;
-  return new URL(wanted, url.origin);
+  const landing = new URL(wanted, url.origin);
+  return landing.origin === url.origin && !landing.pathname.startsWith('//') ? landing : null;
 }
 
 /** better-auth's error answer as ours; its 5xx stay 5xx (and are logged by the error handler). */

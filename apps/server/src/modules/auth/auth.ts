@@ -16,7 +16,6 @@ import { deleteAccount } from '../users/account-deletion.ts';
 import { deletedAccountSignInMessage } from './deleted-accounts.ts';
 import {
   emailChangeConfirmation,
-  emailChangeNotice,
   passwordChangedNotice,
   resetPasswordMail,
   signInLinkMail,
@@ -151,28 +150,28 @@ export function createAuth({
       sendOnSignUp: true,
       autoSignInAfterVerification: false,
       expiresIn: VERIFY_LINK_HOURS * 3600,
+      // Sent after the answer, as all account mail: a caller cannot time whether it went.
+      // For a change of address, `person.email` is the new address and the row the old one;
+      // the notice to the old one is sent by the auth route, whether or not a link went.
       async sendVerificationEmail({ user: person, token }) {
-        // For a change of address, `person.email` is the new address and the row the old one.
-        const [row] = await db
-          .select({ email: user.email, name: user.name })
-          .from(user)
-          .where(and(eq(user.id, person.id), isNull(user.deletedAt)));
-        if (!row) return;
-        if (row.email.toLowerCase() === person.email.toLowerCase()) {
-          await mailer.send(
-            verifyEmailMail(row, verifyLink(token, `${SETTINGS_PATH}?email=confirmed`)),
-          );
-          return;
-        }
-        await Promise.all([
-          mailer.send(
-            emailChangeConfirmation(
-              { name: row.name, newEmail: person.email },
-              verifyLink(token, `${SETTINGS_PATH}?email=changed`),
-            ),
-          ),
-          mailer.send(emailChangeNotice(row, person.email, `${siteOrigin()}/forgot-password`)),
-        ]);
+        inBackground(
+          (async () => {
+            const [row] = await db
+              .select({ email: user.email, name: user.name })
+              .from(user)
+              .where(and(eq(user.id, person.id), isNull(user.deletedAt)));
+            if (!row) return;
+            const confirming = row.email.toLowerCase() === person.email.toLowerCase();
+            await mailer.send(
+              confirming
+                ? verifyEmailMail(row, verifyLink(token, `${SETTINGS_PATH}?email=confirmed`))
+                : emailChangeConfirmation(
+                    { name: row.name, newEmail: person.email },
+                    verifyLink(token, `${SETTINGS_PATH}?email=changed`),
+                  ),
+            );
+          })(),
+        );
       },
     },
     emailAndPassword: {

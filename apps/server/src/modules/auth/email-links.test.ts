@@ -82,6 +82,41 @@ describe('signing in with a link mailed to you', () => {
     expect((await errorOf(response)).field).toBe('callbackURL');
   });
 
+  it('never lands on another site through a path a browser reads as one (\\ for /, dot segments)', async () => {
+    // `/.\/evil.example` resolves to `//evil.example`, which a browser reads as another site.
+    for (const sneaky of [
+      '/.\\/evil.example',
+      '/./\\evil.example',
+      '/.//evil.example',
+      '/%2e//evil.example',
+      '/\\evil.example',
+    ]) {
+      const asked = await new TestClient(app).post('/api/auth/sign-in/magic-link', {
+        email: 'someone@example.com',
+        callbackURL: sneaky,
+      });
+      expect(asked.status, sneaky).toBe(400);
+      const landing = encodeURIComponent(sneaky);
+      for (const path of [
+        `/api/auth/magic-link/verify?token=made-up&callbackURL=%2F&errorCallbackURL=${landing}`,
+        `/api/auth/verify-email?token=made-up&callbackURL=${landing}`,
+      ]) {
+        const visit = await new TestClient(app).get(path);
+        expect(visit.status, path).toBe(400);
+        expect(visit.headers.get('location'), path).toBeNull();
+      }
+    }
+  });
+
+  it('answers 404 to better-auth calls the site does not use, such as /verify-password', async () => {
+    const person = await register(app);
+    const oracle = await person.post('/api/auth/verify-password', { password: 'a guess' });
+    expect(oracle.status).toBe(404);
+    expect((await person.get('/api/auth/list-user-accounts')).status).toBe(404);
+    // The calls the site uses still work.
+    expect((await person.get('/api/auth/get-session')).status).toBe(200);
+  });
+
   it('answers the same for an unknown or deleted address, and mails it nothing', async () => {
     const known = await register(app);
     const deleted = await register(app);
@@ -170,7 +205,10 @@ describe('mail limits: every call that sends mail, per address and per IP', () =
     for (let i = 0; i < 3; i += 1) {
       await fromAddress(app, newIp()).post('/api/auth/sign-in/magic-link', { email: target });
     }
-    const limited = await person.post('/api/auth/change-email', { newEmail: target });
+    const limited = await person.post('/api/auth/change-email', {
+      newEmail: target,
+      currentPassword: person.account.password,
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).not.toBeNull();
   });

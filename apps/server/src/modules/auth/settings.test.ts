@@ -293,7 +293,10 @@ describe('my account: email address', () => {
   it('changes the address only once the link sent to the new one is opened', async () => {
     const person = await register(app);
     const newEmail = `moved-${Date.now()}@example.com`;
-    const asked = await person.post('/api/auth/change-email', { newEmail });
+    const asked = await person.post('/api/auth/change-email', {
+      newEmail,
+      currentPassword: person.account.password,
+    });
     expect(asked.status).toBe(200);
 
     // Nothing has changed: the old address still signs in, the new one does not.
@@ -330,20 +333,58 @@ describe('my account: email address', () => {
     const person = await register(app);
     const other = await register(app);
     const free = `free-${Date.now()}@example.com`;
-    const taken = await person.post('/api/auth/change-email', { newEmail: other.account.email });
-    const fresh = await person.post('/api/auth/change-email', { newEmail: free });
+    const currentPassword = person.account.password;
+    const taken = await person.post('/api/auth/change-email', {
+      newEmail: other.account.email,
+      currentPassword,
+    });
+    const fresh = await person.post('/api/auth/change-email', { newEmail: free, currentPassword });
     expect(taken.status).toBe(200);
     expect(await taken.json()).toEqual(await fresh.json());
     await waitForMail(app, free, /Confirm your new CarMarket email/);
     expect(
       (await mailsTo(app, other.account.email)).filter((m) => /new CarMarket/.test(m.subject)),
     ).toEqual([]);
+    // The old mailbox is told of both, so it cannot tell which address has an account.
+    await expect
+      .poll(async () =>
+        (await mailsTo(app, person.account.email))
+          .filter((mail) => /change of your CarMarket email/.test(mail.subject))
+          .map((mail) => [other.account.email, free].find((to) => mail.text.includes(to)))
+          .sort(),
+      )
+      .toEqual([other.account.email, free].sort());
+  });
+
+  it('asks for the current password; a wrong one counts as a guess, as at sign-in', async () => {
+    const person = await register(app);
+    const newEmail = `guarded-${Date.now()}@example.com`;
+    const without = await person.post('/api/auth/change-email', { newEmail });
+    expect(await errorOf(without)).toMatchObject({
+      code: 'validation-failed',
+      field: 'currentPassword',
+    });
+    const guess = () =>
+      person.post('/api/auth/change-email', { newEmail, currentPassword: 'a guess at it' });
+    for (let i = 0; i < 5; i += 1) {
+      const wrong = await guess();
+      expect(wrong.status).toBe(400);
+      expect(await errorOf(wrong)).toMatchObject({
+        code: 'wrong-password',
+        field: 'currentPassword',
+      });
+    }
+    expect((await guess()).status).toBe(429);
+    expect(await mailsTo(app, newEmail)).toEqual([]);
   });
 
   it('leaves the address alone when the new one was taken before the link was opened', async () => {
     const person = await register(app);
     const newEmail = `contested-${Date.now()}@example.com`;
-    await person.post('/api/auth/change-email', { newEmail });
+    await person.post('/api/auth/change-email', {
+      newEmail,
+      currentPassword: person.account.password,
+    });
     const confirmation = await waitForMail(app, newEmail, /Confirm your new CarMarket email/);
     await register(app, { email: newEmail });
     const visit = await open(person, linkIn(confirmation));
@@ -356,6 +397,7 @@ describe('my account: email address', () => {
     const person = await register(app);
     const same = await person.post('/api/auth/change-email', {
       newEmail: person.account.email.toUpperCase(),
+      currentPassword: person.account.password,
     });
     expect(same.status).toBe(400);
     expect((await errorOf(same)).field).toBe('newEmail');

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { PasswordInput } from '../../../components/ui/password-input';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useServerError } from '../../../lib/use-server-error';
 import type { Session } from '../../auth';
@@ -12,8 +13,17 @@ import { useChangeEmail } from '../api/change-email';
 import { SettingsSection } from './section';
 import { SendLinkAgain } from './send-link-again';
 
-/** The address: whether it is confirmed, and changing it through a link mailed to the new one. */
-export function EmailSection({ user }: { user: Session['user'] }) {
+/**
+ * The address: whether it is confirmed, and changing it through a link mailed to the new one.
+ * An account with a password gives it first (`hasPassword` null while not known: asked).
+ */
+export function EmailSection({
+  user,
+  hasPassword,
+}: {
+  user: Session['user'];
+  hasPassword: boolean | null;
+}) {
   const change = useChangeEmail();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
@@ -24,18 +34,27 @@ export function EmailSection({ user }: { user: Session['user'] }) {
     formState: { errors, isSubmitting },
   } = useForm<ChangeEmailFormInput>({
     resolver: zodResolver(ChangeEmailFormSchema),
-    defaultValues: { newEmail: '' },
+    defaultValues: { newEmail: '', currentPassword: '' },
   });
   const { formError, showServerError, clearFormError } = useServerError(setError, {
     newEmail: 'newEmail',
     email: 'newEmail',
+    currentPassword: 'currentPassword',
   });
+  const asksPassword = hasPassword !== false;
 
   async function handleChange(values: ChangeEmailFormInput) {
     clearFormError();
     setSentTo(null);
+    if (asksPassword && !values.currentPassword) {
+      setError('currentPassword', { message: 'Enter your current password' });
+      return;
+    }
     try {
-      await change.mutateAsync(values.newEmail);
+      await change.mutateAsync({
+        newEmail: values.newEmail,
+        ...(asksPassword ? { currentPassword: values.currentPassword } : {}),
+      });
     } catch (error) {
       showServerError(error);
       return;
@@ -91,6 +110,21 @@ export function EmailSection({ user }: { user: Session['user'] }) {
             />
           )}
         </Field>
+        {asksPassword && (
+          <Field
+            label="Your password"
+            hint="So that no one else can move your account to their address."
+            error={errors.currentPassword?.message}
+          >
+            {(control) => (
+              <PasswordInput
+                {...control}
+                {...register('currentPassword')}
+                autoComplete="current-password"
+              />
+            )}
+          </Field>
+        )}
         <SubmitButton busy={isSubmitting} busyLabel="Sending…" className="sm:justify-self-start">
           Send the confirmation link
         </SubmitButton>

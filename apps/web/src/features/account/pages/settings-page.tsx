@@ -77,7 +77,7 @@ export function SettingsPage() {
       )}
       <div className="mt-8 grid gap-6">
         <ProfileSection user={user} />
-        <EmailSection user={user} />
+        <EmailSection user={user} hasPassword={hasPassword} />
         <PasswordSection user={user} hasPassword={hasPassword} />
         {addable && <AddRoleCard role={addable} />}
         <DevicesSection />

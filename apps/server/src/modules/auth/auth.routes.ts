@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
-import { and, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -23,7 +22,6 @@ import {
 } from '@carmarket/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { account, session } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import type { CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -46,6 +44,7 @@ import {
 } from './deleted-accounts.ts';
 import type { KnownBrowsers } from './known-browsers.ts';
 import { presentDeviceSession, presentSignInMethods } from './sessions.presenter.ts';
+import { liveSessionsOf, ownSessionToken, passwordHashOf } from './settings.service.ts';
 
 /**
  * better-auth's error codes, in the spec's client codes (spec section 8). `ownMessage`: the
@@ -517,32 +516,14 @@ export async function authRoutes(
 
   /** The token better-auth revokes a session by, for one of the person's own sessions. */
   async function tokenOfOwnSession(person: SessionUser, id: string): Promise<string> {
-    const [own] = await db
-      .select({ token: session.token })
-      .from(session)
-      .where(and(eq(session.id, id), eq(session.userId, person.id)));
+    const token = await ownSessionToken(db, person.id, id);
     // Someone else's session is answered as one that does not exist (decision 008).
-    if (!own) throw new AppError(404, 'not-found', 'That session has ended already.');
-    return own.token;
-  }
-
-  /** The hash of the person's password, or null for an account without one (Google only). */
-  async function passwordHashOf(userId: string): Promise<string | null> {
-    const [credential] = await db
-      .select({ hash: account.password })
-      .from(account)
-      .where(
-        and(
-          eq(account.userId, userId),
-          eq(account.providerId, 'credential'),
-          isNotNull(account.password),
-        ),
-      );
-    return credential?.hash ?? null;
+    if (!token) throw new AppError(404, 'not-found', 'That session has ended already.');
+    return token;
   }
 
   async function hasPassword(userId: string): Promise<boolean> {
-    return (await passwordHashOf(userId)) !== null;
+    return (await passwordHashOf(db, userId)) !== null;
   }
 
   /**
@@ -555,7 +536,7 @@ export async function authRoutes(
     ip: string,
     field: string,
   ): Promise<void> {
-    const hash = await passwordHashOf(person.id);
+    const hash = await passwordHashOf(db, person.id);
     if (hash === null) return;
     if (!given) {
       throw new AppError(400, 'validation-failed', 'Enter your current password', { field });
@@ -592,22 +573,7 @@ export async function authRoutes(
   async function devicesOf(person: SessionUser, text: string) {
     const listed = (JSON.parse(text) as Array<{ id: string }>).map((entry) => entry.id);
     if (listed.length === 0) return [];
-    const rows = await db
-      .select({
-        id: session.id,
-        userAgent: session.userAgent,
-        ipAddress: session.ipAddress,
-        createdAt: session.createdAt,
-        lastSeenAt: session.lastSeenAt,
-      })
-      .from(session)
-      .where(
-        and(
-          eq(session.userId, person.id),
-          inArray(session.id, listed),
-          gt(session.expiresAt, new Date()),
-        ),
-      );
+    const rows = await liveSessionsOf(db, person.id, listed);
     const devices = rows.map((row) => presentDeviceSession(row, person.sessionId));
     // This device first, then the most recently used.
     devices.sort(

@@ -83,3 +83,48 @@ describe('migration 0004 (search)', () => {
     );
   });
 });
+
+describe('migration 0009 (my account)', () => {
+  const opened: Database[] = [];
+  afterAll(async () => {
+    for (const database of opened) await database.close();
+  });
+
+  it("keeps every account's one role as the first of its roles, and no role as none", async () => {
+    const url = await createTestDatabase();
+    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
+    const open = async (dir: string) => {
+      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
+      opened.push(database);
+      return database;
+    };
+    const before = await open(await migrationsBefore('0009_account'));
+    await before.migrate();
+    await before.db.execute(sql`
+      insert into "user" (name, email, role) values
+        ('Bea Buyer', 'bea@example.com', 'Buyer'),
+        ('Sol Seller', 'sol@example.com', 'Seller'),
+        ('Ada Admin', 'ada@example.com', 'admin'),
+        ('Nia New', 'nia@example.com', null)`);
+    await before.close();
+    opened.pop();
+    const after = await open(migrationsDir);
+    await after.migrate();
+    const rows = await queryRows<{ email: string; roles: string[] }>(
+      after.db,
+      sql`select email, roles from "user" order by email`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.email, row.roles]))).toEqual({
+      'ada@example.com': ['admin'],
+      'bea@example.com': ['Buyer'],
+      'nia@example.com': [],
+      'sol@example.com': ['Seller'],
+    });
+    // The list keeps to the known roles, as the single column did.
+    await expect(
+      after.db.execute(
+        sql`update "user" set roles = array['Owner'] where email = 'bea@example.com'`,
+      ),
+    ).rejects.toThrow();
+  });
+});

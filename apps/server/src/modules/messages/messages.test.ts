@@ -879,9 +879,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('sending while the conversation 
     const buyer = await register(app);
     const car = await freshCar(app);
     const { conversationId: id } = await ask(buyer, car, 'First');
-    const sent = await holding(
+    // In an object: an async function returning the pending answer itself would wait for it,
+    // and so never release the lock the answer waits for.
+    const { sent } = await holding(
       conversationRow(id),
-      async () => (await queued(0, () => send(buyer, id, 'Sent after the sale'))).answer,
+      async () => ({
+        sent: (await queued(0, () => send(buyer, id, 'Sent after the sale'))).answer,
+      }),
       async (tx) => {
         await tx.update(listing).set({ status: 'sold' }).where(eq(listing.id, car));
       },
@@ -895,14 +899,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('sending while the conversation 
     const { conversationId: first } = await ask(buyer, await freshCar(app), 'First');
     const other = await freshCar(app);
     // As setBlocked does: the seller's conversations with the buyer, then the block.
-    const asked = await holding(
+    const { asked } = await holding(
       conversationRow(first),
-      async () =>
-        (
+      async () => ({
+        asked: (
           await queued(0, () =>
             buyer.post(`/api/listings/${other}/messages`, { body: 'About another car' }),
           )
         ).answer,
+      }),
       async (tx) => {
         await tx.insert(messageBlock).values({
           sellerId: await idOf(app, seller),

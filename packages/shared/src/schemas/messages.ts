@@ -160,6 +160,7 @@ export const ConversationReportListSchema = z.array(ConversationReportSchema);
  *   read          LiveReadEvent          someone read a conversation (the other person: "Seen")
  *   conversation  { conversationId }     it changed otherwise (blocked, unblocked, closed)
  *   reset         {}                     too much was missed to replay: load the lists again
+ *   superseded    {}                     ended for a newer tab (past ten): reconnect only when shown
  */
 export interface LiveMessageEvent {
   conversationId: string;

@@ -27,8 +27,8 @@ export interface LiveMessage {
 
 /**
  * An event as it travels between processes: whom it is for, each with their event number, and
- * what happened. `end` is not an event: it ends a person's open streams on every process (their
- * account was deleted).
+ * what happened. `end` and `sessions` are not events: they end a person's open streams on every
+ * process (their account was deleted), or those whose session is gone.
  */
 export type LiveEnvelope =
   | {
@@ -41,7 +41,9 @@ export type LiveEnvelope =
       readerId?: string;
       upTo?: string | null;
     }
-  | { type: 'end'; userId: string };
+  | { type: 'end'; userId: string }
+  /** Ends those of the person's streams whose session is gone (revoked, password changed). */
+  | { type: 'sessions'; userId: string };
 
 export type LiveEvent = Extract<LiveEnvelope, { type: 'event' }>;
 

@@ -270,20 +270,74 @@ describe('the live stream of conversations', () => {
     expect(seen).toMatchObject({ closedReason: 'account-deleted', otherName: DELETED_USER_NAME });
   });
 
-  it('keeps at most ten streams a person on one process, ending the oldest', async () => {
+  it('keeps at most ten streams a person on one process: the 11th ends the oldest, told not to come straight back', async () => {
     const buyer = await register(app);
     const tabs = [];
     for (let i = 0; i < 11; i += 1) {
       const tab = await open(buyer);
+      expect(tab.status).toBe(200);
       await tab.next((e) => e.event === 'ready');
       tabs.push(tab);
     }
-    await tabs[0]!.ended;
-    const secondStillOpen = await Promise.race([
-      tabs[1]!.ended.then(() => false),
-      new Promise((resolve) => setTimeout(() => resolve(true), 300)),
-    ]);
-    expect(secondStillOpen).toBe(true);
+    // The oldest is told why (our client then waits until its tab is shown again) and ends.
+    expect((await tabs[0]!.next((e) => e.event === 'superseded')).data).toEqual({});
+    await endsWithin(tabs[0]!, 1000);
+    expect(await tabs[1]!.quiet((e) => e.event === 'superseded', 300)).toBe(true);
+    // The newest is live.
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Eleven tabs');
+    await tabs[10]!.next(isMessage('Eleven tabs'));
+    // A twelfth ends the next oldest, and only it.
+    const twelfth = await open(buyer);
+    await twelfth.next((e) => e.event === 'ready');
+    await tabs[1]!.next((e) => e.event === 'superseded');
+    await endsWithin(tabs[1]!, 1000);
+    expect(await tabs[2]!.quiet((e) => e.event === 'superseded', 200)).toBe(true);
+    expect(id).toBeTruthy();
+  });
+
+  it('lets go of a stream whose client went before it was answered', async () => {
+    const buyer = await register(app);
+    await expect.poll(() => app.live.size, { timeout: 3000 }).toBe(app.live.size);
+    const before = app.live.size;
+    // Gone while the server is still checking its session: nothing may stay registered.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const controller = new AbortController();
+        const asked = buyer
+          .request('/api/conversations/stream', { signal: controller.signal })
+          .catch(() => undefined);
+        setTimeout(() => controller.abort(), i % 5);
+        return asked;
+      }),
+    );
+    await expect.poll(() => app.live.size, { timeout: 3000 }).toBe(before);
+  });
+
+  it("ends a person's streams of a revoked session at once, and keeps the others", async () => {
+    const buyer = await register(app);
+    const other = new TestClient(app);
+    const signIn = await other.post('/api/auth/sign-in/email', {
+      email: buyer.account.email,
+      password: buyer.account.password,
+    });
+    expect(signIn.status).toBe(200);
+    const kept = await open(buyer);
+    const revoked = await open(other);
+    await kept.next((e) => e.event === 'ready');
+    await revoked.next((e) => e.event === 'ready');
+    // Revoked from the first device, as the devices list does.
+    expect((await buyer.post('/api/auth/revoke-other-sessions', {})).status).toBe(200);
+    const [row] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, buyer.account.email));
+    // What the sign-in code calls after revoking a session or changing a password.
+    app.live.endRevokedStreamsOf(row!.id);
+    await endsWithin(revoked, 2000);
+    expect(await kept.quiet(() => true, 200)).toBe(true);
+    const { conversationId: id } = await ask(buyer, await freshCar(app), 'Still here');
+    expect(id).toBeTruthy();
+    await kept.next(isMessage('Still here'));
   });
 
   it('ends streams whose session ended (signed out elsewhere)', async () => {
@@ -309,5 +363,37 @@ describe('closing the server with streams open', () => {
     await app.close();
     expect(performance.now() - started).toBeLessThan(3000);
     await Promise.all(streams.map((stream) => stream.ended));
+  });
+});
+
+describe('the streams one process holds', () => {
+  it('answers 503 with Retry-After past the cap, in our error shape, and opens again once one ends', async () => {
+    const app = await startTestApp({ env: { ...env, LIVE_MAX_STREAMS: '2' } });
+    try {
+      const buyer = await register(app);
+      const first = await openStream(buyer);
+      const second = await openStream(await register(app));
+      await first.next((e) => e.event === 'ready');
+      await second.next((e) => e.event === 'ready');
+      const refused = await buyer.get('/api/conversations/stream');
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toMatchObject({
+        error: {
+          code: 'unavailable',
+          message: 'Live updates are busy on this server. They resume by themselves in a moment.',
+        },
+      });
+      // A person's own 11th tab is not what fills it: that one ends their oldest instead.
+      first.close();
+      await expect.poll(() => app.live.size).toBe(1);
+      const again = await openStream(buyer);
+      expect(again.status).toBe(200);
+      await again.next((e) => e.event === 'ready');
+      again.close();
+      second.close();
+    } finally {
+      await app.close();
+    }
   });
 });

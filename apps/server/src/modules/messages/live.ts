@@ -5,7 +5,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { queryRows, type Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import { tooManyRequests } from '../../lib/rate-limit.ts';
 import { eventsAfter, lastEventNo, type LiveEnvelope, type LiveEvent } from './live-events.ts';
 import { presentLiveEvent } from './messages.presenter.ts';
 
@@ -109,10 +108,16 @@ export function createRedisBus(url: string, log: FastifyBaseLogger): LiveBus {
 
 /** How many missed events a stream replays; past that it is told to load its lists again. */
 const REPLAY_LIMIT = 500;
-/** Streams one person may keep open on one process (tabs); one more is refused (429). */
+/** Streams one person may keep open on one process (tabs); one more ends their oldest. */
 const STREAMS_PER_PERSON = 10;
-/** What a refused stream is told to wait (Retry-After) before asking again. */
+/** What a stream refused for the process's cap is told to wait (Retry-After) before asking again. */
 const BUSY_RETRY_SECONDS = 60;
+/**
+ * The reconnection delay given to a stream ended for a newer tab. Our client stops on
+ * `superseded` until its tab is shown again; a client that does not still waits this long, so
+ * tabs do not take turns ending each other every two seconds.
+ */
+const SUPERSEDED_RETRY_MS = 10 * 60_000;
 /** A client that reads nothing while this much waits for it is cut off (it will resume). */
 const MAX_BUFFERED_BYTES = 1 << 20;
 /** How often open streams check that their session still exists (sign-out, deletion). */
@@ -155,6 +160,16 @@ class LiveStream {
   send(name: string, no: number | null, data: unknown): void {
     const id = no === null ? '' : `id: ${no}\n`;
     this.write(`${id}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /**
+   * Ends the stream for a newer one of the same person (past STREAMS_PER_PERSON): told why, and
+   * not to come straight back, which would end the next oldest in turn.
+   */
+  supersede(): void {
+    this.write(`retry: ${SUPERSEDED_RETRY_MS}\n\n`);
+    this.send('superseded', null, {});
+    this.end();
   }
 
   end(): void {
@@ -291,9 +306,24 @@ export class LiveHub {
     this.publish({ type: 'end', userId });
   }
 
+  /**
+   * Ends, on every process, the person's streams whose session is gone: for the sign-in code to
+   * call once a session was revoked, or others were with a password change, rather than leave
+   * them to the check a minute.
+   */
+  endRevokedStreamsOf(userId: string): void {
+    this.publish({ type: 'sessions', userId });
+  }
+
   private receive(envelope: LiveEnvelope): void {
     if (envelope.type === 'end') {
       for (const stream of [...(this.streams.get(envelope.userId) ?? [])]) stream.end();
+      return;
+    }
+    if (envelope.type === 'sessions') {
+      this.endSignedOut([...(this.streams.get(envelope.userId) ?? [])]).catch((error: unknown) =>
+        this.log.warn({ err: error }, 'checking the sessions of live streams failed'),
+      );
       return;
     }
     for (const { userId } of envelope.to) {
@@ -321,7 +351,11 @@ export class LiveHub {
       return body;
     }
     let mine = this.streams.get(owner.userId);
-    if (this.count >= this.maxStreams) {
+    // An 11th tab ends the person's oldest stream (a Set keeps the order streams were added),
+    // which frees its place here as well.
+    const oldest =
+      (mine?.size ?? 0) >= STREAMS_PER_PERSON ? mine!.values().next().value : undefined;
+    if (!oldest && this.count >= this.maxStreams) {
       throw new AppError(
         503,
         'unavailable',
@@ -329,20 +363,14 @@ export class LiveHub {
         { retryAfterSeconds: BUSY_RETRY_SECONDS },
       );
     }
-    // Refused rather than ending the oldest: an 11th tab would end one that comes back and ends
-    // the next, for as long as the tabs stay open (decision 015).
-    if ((mine?.size ?? 0) >= STREAMS_PER_PERSON) {
-      throw tooManyRequests(
-        Date.now() + BUSY_RETRY_SECONDS * 1000,
-        `Live updates reach ${STREAMS_PER_PERSON} of your tabs or windows at once; close one to have them here. This page still shows the latest when it loads.`,
-      );
-    }
+    oldest?.supersede();
     const stream = new LiveStream(owner, body, this);
     // However the response ends (the client went, before or after this ran; an error; the
     // stream's own end), Fastify destroys or ends the body: the stream goes with it.
     body.once('close', () => stream.end());
     body.on('error', () => stream.end());
-    if (!mine) this.streams.set(owner.userId, (mine = new Set()));
+    if (!(mine = this.streams.get(owner.userId)))
+      this.streams.set(owner.userId, (mine = new Set()));
     mine.add(stream);
     this.count += 1;
     // The client may wait this long before reconnecting; then it sends Last-Event-ID.
@@ -358,9 +386,9 @@ export class LiveHub {
     if (mine.size === 0) this.streams.delete(stream.owner.userId);
   }
 
-  /** Ends streams whose session is gone (signed out, expired, account deleted). */
-  async endSignedOut(): Promise<void> {
-    const sessions = [...new Set([...this.all()].map((stream) => stream.owner.sessionId))];
+  /** Ends streams (all of them, or those given) whose session is gone: signed out, expired, revoked, account deleted. */
+  async endSignedOut(streams: LiveStream[] = [...this.all()]): Promise<void> {
+    const sessions = [...new Set(streams.map((stream) => stream.owner.sessionId))];
     if (sessions.length === 0) return;
     const live = await queryRows<{ id: string }>(
       this.db,
@@ -369,7 +397,7 @@ export class LiveHub {
             and s.expires_at > now() and u.deleted_at is null`,
     );
     const alive = new Set(live.map((row) => row.id));
-    for (const stream of [...this.all()]) if (!alive.has(stream.owner.sessionId)) stream.end();
+    for (const stream of streams) if (!alive.has(stream.owner.sessionId)) stream.end();
   }
 
   /** Ends every stream (the server is closing: open streams would hold it open). */

@@ -42,7 +42,8 @@ import {
 
 /**
  * Sending can also be refused for going too fast (429) or while the shared counters are away
- * (503); a stream, for too many of one person's (429) or of everyone's (503).
+ * (503); a stream, when this process holds all the streams it may (503). A person's 11th stream
+ * on a process is not refused: it ends their oldest.
  */
 const sendResponses = { ...errorResponses, 429: ApiErrorSchema, 503: ApiErrorSchema };
 
@@ -129,11 +130,11 @@ export const messageRoutes: FastifyPluginAsyncZod<{ deps: MessagesDeps }> = asyn
         tags: ['messages'],
         summary: 'Server-Sent Events: new messages and read receipts of my conversations',
         description:
-          'Events `ready`, `message`, `read`, `conversation` and `reset`, each with a JSON `data` (see the shared schemas). Every event has an `id`; a reconnecting client sends the last as `Last-Event-ID` (or `?lastEventId=`) and is sent what it missed. A comment line comes every 25 s.',
+          'Events `ready`, `message`, `read`, `conversation`, `reset` and `superseded` (ended for a newer tab: past ten of one person’s), each with a JSON `data` (see the shared schemas). Every event but `superseded` has an `id`; a reconnecting client sends the last as `Last-Event-ID` (or `?lastEventId=`) and is sent what it missed. A comment line comes every 25 s.',
         querystring: StreamQuerySchema,
         produces: ['text/event-stream'],
-        // The body is a stream of events, never serialized; described above. 429: ten streams of
-        // this person are open on this process already; 503: this process holds all it may.
+        // The body is a stream of events, never serialized; described above. 503: this process
+        // holds all the streams it may.
         response: { 200: z.unknown(), ...sendResponses },
       },
     },
@@ -142,14 +143,21 @@ export const messageRoutes: FastifyPluginAsyncZod<{ deps: MessagesDeps }> = asyn
       const header = request.headers['last-event-id'];
       const given = typeof header === 'string' ? header.trim() : request.query.lastEventId;
       const lastEventId = given && EVENT_NUMBER.test(given) ? Number(given) : undefined;
-      // First, as it may refuse (429, 503) in our ordinary JSON error.
+      // First, as it may refuse (503) in our ordinary JSON error.
       const body = deps.live.open({ userId: actor.id, sessionId: actor.sessionId }, lastEventId);
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-store, no-transform')
-        // nginx and its kind would otherwise hold events back in their buffers.
-        .header('x-accel-buffering', 'no')
-        .send(body);
+      // Tied to the connection before anything is awaited, whether the client went while its
+      // session was checked or goes later: the stream leaves the hub with it.
+      const gone = () => body.destroy();
+      if (request.raw.socket.destroyed) gone();
+      else reply.raw.once('close', gone);
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store, no-transform')
+          // nginx and its kind would otherwise hold events back in their buffers.
+          .header('x-accel-buffering', 'no')
+          .send(body)
+      );
     },
   );
 

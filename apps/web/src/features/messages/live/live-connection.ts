@@ -122,6 +122,12 @@ function connect(queryClient: QueryClient): () => void {
       const { conversationId } = data as LiveConversationEvent;
       refresh(messageKeys.conversations, messageKeys.conversation(conversationId));
     });
+    // Ended for a newer tab of this person (past the server's ten): coming straight back would
+    // end that one in turn, so this tab waits until it is shown again.
+    listen('superseded', () => {
+      source?.close();
+      document.addEventListener('visibilitychange', reopenWhenShown);
+    });
     source.onerror = () => {
       // CONNECTING: the browser retries by itself. CLOSED: it gave up (an error answer).
       if (!source || source.readyState !== EventSource.CLOSED || stopped) return;
@@ -131,9 +137,16 @@ function connect(queryClient: QueryClient): () => void {
     };
   }
 
+  function reopenWhenShown() {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', reopenWhenShown);
+    open();
+  }
+
   open();
   return () => {
     stopped = true;
+    document.removeEventListener('visibilitychange', reopenWhenShown);
     clearTimeout(retryTimer);
     clearTimeout(refreshTimer);
     source?.close();

@@ -1,5 +1,5 @@
 import { holdsRole, type ConversationClosedReason, type ListingStatus } from '@carmarket/shared';
-import { allow, decide, deny, type Decision } from '../../lib/policy.ts';
+import { decide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** What the rules need to know of a conversation. */
@@ -13,8 +13,40 @@ export interface ConversationFacts {
   sellerDeleted: boolean;
 }
 
-/** A Decision to send; a refusal also says its status: 403 (you may not) or 409 (it is closed). */
-export type SendDecision = Decision & ({ ok: true } | { ok: false; status: 403 | 409 });
+/**
+ * Why a policy said no, by name; the service turns each into its answer (MESSAGES_REFUSAL_STATUS):
+ * - `unseen`: not a member, and not an admin while a report is open: told it does not exist (404);
+ * - `no-open-report`: an admin, while no member's report of it is open (never reported, or every
+ *   report resolved: decision 015): 404 as well;
+ * - `read-only`: an admin reading a reported conversation tries to act in it (403);
+ * - `not-allowed`: the caller may not do this (403), e.g. block as the buyer, ask about one's own car;
+ * - `blocked`: the seller blocked the buyer (403; the buyer is told plainly);
+ * - `closed`: the car left the market or an account was deleted (409).
+ */
+export type MessagesRefusal =
+  'unseen' | 'no-open-report' | 'read-only' | 'not-allowed' | 'blocked' | 'closed';
+
+/** The HTTP status each refusal answers with. */
+export const MESSAGES_REFUSAL_STATUS: Record<MessagesRefusal, 403 | 404 | 409> = {
+  unseen: 404,
+  'no-open-report': 404,
+  'read-only': 403,
+  'not-allowed': 403,
+  blocked: 403,
+  closed: 409,
+};
+
+/** A policy's answer: allowed, or refused by name with a reason a person can read. */
+export type MessagesDecision =
+  { ok: true } | { ok: false; refusal: MessagesRefusal; reason: string };
+
+const refuse = (refusal: MessagesRefusal, reason: string): MessagesDecision => ({
+  ok: false,
+  refusal,
+  reason,
+});
+const allowed: MessagesDecision = { ok: true };
+const CONVERSATION_NOT_FOUND = 'That conversation was not found.';
 
 const CAR_GONE: Partial<Record<ListingStatus, string>> = {
   sold: 'This car has been sold',
@@ -25,11 +57,11 @@ const CAR_GONE: Partial<Record<ListingStatus, string>> = {
 /** Who may talk about which car, and read or write which conversation (issue 16). */
 export const messagesPolicy = {
   /** Asking a seller about a car: buyer accounts, never about their own car. */
-  canAsk(actor: SessionUser, car: { sellerId: string }): Decision {
-    if (car.sellerId === actor.id) return deny('This is your car.');
+  canAsk(actor: SessionUser, car: { sellerId: string }): MessagesDecision {
+    if (car.sellerId === actor.id) return refuse('not-allowed', 'This is your car.');
     if (!holdsRole(actor.roles, 'Buyer'))
-      return deny('Only buyer accounts can ask sellers about cars.');
-    return allow;
+      return refuse('not-allowed', 'Only buyer accounts can ask sellers about cars.');
+    return allowed;
   },
 
   /**
@@ -41,14 +73,17 @@ export const messagesPolicy = {
 
   /**
    * Reading: its members, and admins while a member's report of it is open (decision 015). Once
-   * the report is dealt with, admins are told it does not exist again.
+   * every report of it is resolved, admins (the one who resolved it too) are told it does not
+   * exist again: a member asked for a look, not for the thread to stay open to staff for good.
    */
-  canRead: (
+  canRead(
     actor: SessionUser,
-    conversation: { buyerId: string; sellerId: string },
-    reportOpen: boolean,
-  ) =>
-    messagesPolicy.isMember(actor, conversation) || (holdsRole(actor.roles, 'admin') && reportOpen),
+    conversation: { buyerId: string; sellerId: string; reportOpen: boolean },
+  ): MessagesDecision {
+    if (messagesPolicy.isMember(actor, conversation)) return allowed;
+    if (!holdsRole(actor.roles, 'admin')) return refuse('unseen', CONVERSATION_NOT_FOUND);
+    return conversation.reportOpen ? allowed : refuse('no-open-report', CONVERSATION_NOT_FOUND);
+  },
 
   /**
    * Why no new message can be written, or null while it can: the car left the market (sold,
@@ -64,31 +99,28 @@ export const messagesPolicy = {
   },
 
   /** Writing: a member, while the conversation is open; told plainly why not. */
-  canSend(actor: SessionUser, conversation: ConversationFacts): SendDecision {
+  canSend(actor: SessionUser, conversation: ConversationFacts): MessagesDecision {
     const closed = messagesPolicy.closedBecause(conversation);
-    if (closed === null) return { ok: true };
+    if (closed === null) return allowed;
     const buyer = conversation.buyerId === actor.id;
     switch (closed) {
       case 'blocked':
-        return {
-          ok: false,
-          status: 403,
-          reason: buyer
+        return refuse(
+          'blocked',
+          buyer
             ? 'The seller has blocked you, so you cannot send them messages.'
             : 'You blocked this buyer. Unblock them to write again.',
-        };
+        );
       case 'account-deleted':
-        return {
-          ok: false,
-          status: 409,
-          reason: 'The other person’s account was deleted; this conversation is closed.',
-        };
+        return refuse(
+          'closed',
+          'The other person’s account was deleted; this conversation is closed.',
+        );
       default:
-        return {
-          ok: false,
-          status: 409,
-          reason: `${CAR_GONE[closed]}; this conversation is closed to new messages.`,
-        };
+        return refuse(
+          'closed',
+          `${CAR_GONE[closed]}; this conversation is closed to new messages.`,
+        );
     }
   },
 
@@ -97,26 +129,29 @@ export const messagesPolicy = {
    * someone who may read it (canRead), so the one refused is an admin reading a reported one.
    */
   canAct: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
-    decide(
-      messagesPolicy.isMember(actor, conversation),
-      'Only the two people in a conversation can do this; admins only read it.',
-    ),
+    messagesPolicy.isMember(actor, conversation)
+      ? allowed
+      : refuse(
+          'read-only',
+          'Only the two people in a conversation can do this; admins only read it.',
+        ),
 
   /** Blocking and unblocking a buyer: the conversation's seller (the buyer may report instead). */
   canBlock: (actor: SessionUser, conversation: { sellerId: string }) =>
-    decide(
-      conversation.sellerId === actor.id,
-      'Only the seller can block; you can report the conversation instead.',
-    ),
+    conversation.sellerId === actor.id
+      ? allowed
+      : refuse(
+          'not-allowed',
+          'Only the seller can block; you can report the conversation instead.',
+        ),
 
-  /** Reporting: either member. */
+  /** Reporting: either member (an admin reading it is refused as read-only). */
   canReport: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
-    decide(
-      messagesPolicy.isMember(actor, conversation),
-      'Only the two people in a conversation can report it.',
-    ),
+    messagesPolicy.isMember(actor, conversation)
+      ? allowed
+      : refuse('read-only', 'Only the two people in a conversation can report it.'),
 
   /** The reports list and resolving reports: admins. */
-  canReview: (actor: SessionUser) =>
+  canReview: (actor: SessionUser): Decision =>
     decide(holdsRole(actor.roles, 'admin'), 'This is for admin accounts only.'),
 };

@@ -16,7 +16,12 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from '../listings/listings.policy.ts';
 import type { LiveHub } from './live.ts';
 import { DELETED_NAME_SQL, recordEvent, type LiveEnvelope } from './live-events.ts';
-import { messagesPolicy, type ConversationFacts } from './messages.policy.ts';
+import {
+  MESSAGES_REFUSAL_STATUS,
+  messagesPolicy,
+  type ConversationFacts,
+  type MessagesDecision,
+} from './messages.policy.ts';
 
 /*
  * Conversations about a car (issue 16, decision 015). Every change runs in one transaction that
@@ -191,10 +196,22 @@ export async function readableConversation(
   id: string,
 ): Promise<ConversationRow> {
   const found = await findConversation(db, id);
-  if (!found || !messagesPolicy.canRead(actor, found, found.reportOpen)) {
-    throw notFound('That conversation');
-  }
+  if (!found) throw notFound('That conversation');
+  orRefuse(messagesPolicy.canRead(actor, found));
   return found;
+}
+
+/** Throws a policy's refusal as its answer (404, 403 or 409, with its reason); else nothing. */
+function orRefuse(decision: MessagesDecision): void {
+  if (decision.ok) return;
+  switch (MESSAGES_REFUSAL_STATUS[decision.refusal]) {
+    case 404:
+      throw notFound('That conversation');
+    case 403:
+      throw forbidden(decision.reason);
+    case 409:
+      throw conflict(decision.reason);
+  }
 }
 
 /** What the write path needs of a conversation: its members, rules' facts and read positions. */
@@ -272,8 +289,10 @@ async function memberConversation(db: Db, actor: SessionUser, id: string) {
             where conversation_id = ${id} and resolved_at is null limit 1`,
       )
     ).length > 0;
-  if (!messagesPolicy.canRead(actor, found, reportOpen)) throw notFound('That conversation');
-  throw forbidden(acting.reason);
+  // Who may not read it is told it does not exist; who may (an admin), that they only read.
+  orRefuse(messagesPolicy.canRead(actor, { ...found, reportOpen }));
+  orRefuse(acting);
+  return found;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -549,9 +568,7 @@ export async function addMessage(
 
 /** Refuses a message the rules do not allow into this (locked) conversation. */
 function checkCanSend(actor: SessionUser, conversation: ConversationFacts): void {
-  const decision = messagesPolicy.canSend(actor, conversation);
-  if (decision.ok) return;
-  throw decision.status === 403 ? forbidden(decision.reason) : conflict(decision.reason);
+  orRefuse(messagesPolicy.canSend(actor, conversation));
 }
 
 /** `POST /api/conversations/:id/messages`: a member writes, while the conversation is open. */
@@ -608,8 +625,7 @@ export async function askAboutCar(
   ) {
     throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
   }
-  const allowed = messagesPolicy.canAsk(actor, { sellerId: car.seller_id });
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  orRefuse(messagesPolicy.canAsk(actor, { sellerId: car.seller_id }));
   if (car.conversation_id) return sendMessage(deps, actor, car.conversation_id, body);
 
   // What the conversation would be: its rules are checked before anything is counted.
@@ -707,8 +723,7 @@ export async function setBlocked(
   blocked: boolean,
 ): Promise<ConversationRow> {
   const found = await memberConversation(deps.db, actor, conversationId);
-  const allowed = messagesPolicy.canBlock(actor, found);
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  orRefuse(messagesPolicy.canBlock(actor, found));
   const envelopes = await deps.db.transaction(async (tx) => {
     // Their conversations' rows first (in id order), as every change to a conversation does.
     const between = await queryRows<{ id: string }>(
@@ -752,8 +767,7 @@ export async function reportConversation(
   reason: string,
 ): Promise<string> {
   const found = await readableConversation(db, actor, conversationId);
-  const allowed = messagesPolicy.canReport(actor, found);
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  orRefuse(messagesPolicy.canReport(actor, found));
   try {
     const [row] = await db
       .insert(conversationReport)

@@ -589,6 +589,30 @@ describe('sending limits', () => {
     expect(lines).toHaveLength(5);
   });
 
+  it('counts only the messages it accepts: refused ones (blocked, closed, invalid) cost nothing', async () => {
+    const buyer = await register(app);
+    const seller = await signInAs(app, 'seller@demo.local');
+    const car = await freshCar(app);
+    const { conversationId: id } = await ask(buyer, car);
+    await seller.request(`/api/conversations/${id}/block`, { method: 'PUT' });
+    for (let i = 0; i < 4; i += 1) expect((await send(buyer, id, `Blocked ${i}`)).status).toBe(403);
+    for (let i = 0; i < 4; i += 1) expect((await send(buyer, id, '')).status).toBe(400);
+    await seller.request(`/api/conversations/${id}/block`, { method: 'DELETE' });
+    // The minute's four: the first message and three more.
+    for (let i = 0; i < 3; i += 1) expect((await send(buyer, id, `Open ${i}`)).status).toBe(200);
+    expect((await send(buyer, id, 'Fifth')).status).toBe(429);
+
+    const other = await register(app);
+    const sold = await freshCar(app);
+    const { conversationId: closed } = await ask(other, sold);
+    await app.database.db.update(listing).set({ status: 'sold' }).where(eq(listing.id, sold));
+    for (let i = 0; i < 4; i += 1)
+      expect((await send(other, closed, `Sold ${i}`)).status).toBe(409);
+    await app.database.db.update(listing).set({ status: 'available' }).where(eq(listing.id, sold));
+    for (let i = 0; i < 3; i += 1)
+      expect((await send(other, closed, `Again ${i}`)).status).toBe(200);
+  });
+
   it('limits the new conversations a buyer starts a day, not the ones they have', async () => {
     const buyer = await register(app);
     const first = await ask(buyer, await freshCar(app));

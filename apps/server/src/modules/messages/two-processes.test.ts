@@ -12,6 +12,15 @@ const redisUp = postgres && (await redisAnswers(REDIS_URL));
 const isMessage = (body: string) => (event: SseEvent) =>
   event.event === 'message' && (event.data as LiveMessageEvent).message.body === body;
 
+// Counted as a failed test, not only a failed file: the suite below would show as skipped.
+describe.runIf(postgres)('the PostgreSQL run', () => {
+  it('has the Redis the two-process live test needs (CI runs PostgreSQL with Redis)', () => {
+    expect(redisUp, `Redis does not answer at ${REDIS_URL}; start it, or set TEST_REDIS_URL`).toBe(
+      true,
+    );
+  });
+});
+
 /**
  * Two server processes on one PostgreSQL database and one Redis, as behind a load balancer: a
  * message written through one reaches a stream held by the other, and a stream that reconnects

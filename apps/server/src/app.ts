@@ -335,6 +335,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
           mailer,
           storage,
           siteOrigin,
+          live,
         });
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });

@@ -27,6 +27,7 @@ import type { CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
+import type { LiveHub } from '../messages/live.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { userPolicy } from '../users/users.policy.ts';
 import { deleteAccountLinkMail, emailChangeNotice } from './account-mail.ts';
@@ -187,7 +188,17 @@ export interface AuthRouteDeps {
   storage: Storage;
   /** The site's own origin (PUBLIC_URL, or fixed at start-up): never taken from a request. */
   siteOrigin: () => string;
+  /** Live message streams: those of a session that ends close with it, on every process. */
+  live: Pick<LiveHub, 'endRevokedStreamsOf'>;
 }
+
+/** The calls after which some of the caller's sessions have ended. */
+const ENDS_SESSIONS = new Set([
+  'POST /sign-out',
+  'POST /revoke-session',
+  'POST /revoke-other-sessions',
+  'POST /change-password',
+]);
 
 /** better-auth's paths are plain segments: no dots, escapes, empty segments or trailing slash. */
 const CANONICAL_PATH = /^\/api\/auth(\/[A-Za-z0-9_-]+)+$/;
@@ -201,7 +212,7 @@ const CANONICAL_PATH = /^\/api\/auth(\/[A-Za-z0-9_-]+)+$/;
  */
 export async function authRoutes(
   app: FastifyInstance,
-  { auth, db, counters, knownBrowsers, config, mailer, storage, siteOrigin }: AuthRouteDeps,
+  { auth, db, counters, knownBrowsers, config, mailer, storage, siteOrigin, live }: AuthRouteDeps,
 ) {
   const windowMs = config.SIGN_IN_LIMIT_WINDOW_SECONDS * 1000;
   const holdDays = config.DELETED_ACCOUNT_HOLD_DAYS;
@@ -305,6 +316,8 @@ export async function authRoutes(
     if (SIGNED_IN_CALLS.has(call)) {
       caller = await app.cookieSession(request);
       if (!caller) throw new AppError(401, 'unauthenticated');
+    } else if (call === 'POST /sign-out') {
+      caller = await app.cookieSession(request);
     }
 
     const rule = isPost ? BODY_RULES[endpoint] : undefined;
@@ -479,6 +492,10 @@ export async function authRoutes(
     if (call === 'GET /list-accounts' && response.status === 200) {
       reply.header('cache-control', 'no-store');
       return reply.send(presentSignInMethods(JSON.parse(text)));
+    }
+    // A live stream of a session that has ended closes now, not at its next check.
+    if (ENDS_SESSIONS.has(call) && caller && response.status === 200) {
+      live.endRevokedStreamsOf(caller.id);
     }
     if (call === 'POST /change-email' && response.status === 200) {
       // The notice goes whether or not the new address has an account (better-auth mails that

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
-import { firstRole, type Role } from '@carmarket/shared';
+import { DELETED_USER_NAME, firstRole, type Role } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { account, booking, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
@@ -11,9 +11,6 @@ import type { LiveHub } from '../messages/live.ts';
 import { forgetSavesOf } from '../saved/tracking-events.ts';
 import { addressFreeFrom, longDate } from '../auth/deleted-accounts.ts';
 import { userPolicy } from './users.policy.ts';
-
-/** What the other party of a kept record sees instead of a deleted person's name. */
-export const DELETED_NAME = 'Deleted user';
 
 /** Who asks for a deletion: an admin (from the user lists), or the person themself (My account). */
 export type DeletionRequest =
@@ -62,7 +59,7 @@ export async function deleteAccount(
     // Conditional, so two deletions at once do the work once: the second finds no live account.
     const [marked] = await tx
       .update(user)
-      .set({ deletedAt: new Date(), name: DELETED_NAME, phone: null, image: null })
+      .set({ deletedAt: new Date(), name: DELETED_USER_NAME, phone: null, image: null })
       .where(and(eq(user.id, target.id), isNull(user.deletedAt)))
       .returning({ id: user.id });
     if (!marked) throw notFound('That user');
@@ -96,11 +93,11 @@ export async function deleteAccount(
     // The records stay for the other party, without the person in them.
     await tx
       .update(booking)
-      .set({ buyerName: DELETED_NAME, buyerEmail: '', phone: '' })
+      .set({ buyerName: DELETED_USER_NAME, buyerEmail: '', phone: '' })
       .where(eq(booking.buyerId, target.id));
     await tx
       .update(listing)
-      .set({ sellerName: DELETED_NAME })
+      .set({ sellerName: DELETED_USER_NAME })
       .where(eq(listing.sellerId, target.id));
 
     await audit(tx, {
@@ -150,7 +147,7 @@ function goodbye(person: { email: string; name: string }, carsWithdrawn: number,
         (carsWithdrawn > 0
           ? `, and your ${carsWithdrawn === 1 ? 'car that was' : `${carsWithdrawn} cars that were`} on sale ${carsWithdrawn === 1 ? 'was' : 'were'} taken off the site.`
           : '.'),
-      `Paid bookings stay on record for the other party, under the name "${DELETED_NAME}". Your email address can be used for a new account from ${freeFrom}.`,
+      `Paid bookings stay on record for the other party, under the name "${DELETED_USER_NAME}". Your email address can be used for a new account from ${freeFrom}.`,
     ].join('\n\n'),
   };
 }

@@ -239,7 +239,11 @@ export async function apiCallers(app: TestApp) {
           body: { currentPassword: 'not the password', newPassword: 'matrix pass 2026' },
         };
       case 'POST /api/auth/change-email':
-        return { path, body: { newEmail: `moved-${randomUUID()}@example.com` } };
+        // A wrong current password, as for change-password: checked once access is granted.
+        return {
+          path,
+          body: { newEmail: `moved-${randomUUID()}@example.com`, currentPassword: 'not it' },
+        };
       case 'POST /api/auth/send-verification-email':
       case 'POST /api/auth/sign-in/magic-link':
         // Each caller's own address: mail is limited per address.

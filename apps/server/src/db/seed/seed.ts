@@ -115,7 +115,12 @@ export async function seedDatabase(
     const seller = people.find((person) => person.roles.includes('Seller'));
     if (!seller) throw new Error('Could not create the demo seller');
     // The photos count as the seller's uploads, so editing a demo car can keep or reorder them.
+    // Dated two days back: they are not the seller's uploads today, which the daily quota counts
+    // (the wider demo set alone has more photos than a day's quota). They are in use, so the
+    // sweep of unused uploads leaves them.
+    const seededAt = new Date(Date.now() - 2 * 24 * 3600 * 1000);
     const uploads = photos.flat().map((image) => ({
+      createdAt: seededAt,
       ownerId: seller.id,
       key: image.url.slice(MEDIA_PREFIX.length),
       thumbKey: image.thumbUrl.slice(MEDIA_PREFIX.length),

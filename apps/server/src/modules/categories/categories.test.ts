@@ -4,6 +4,7 @@ import { CategoryDetailSchema, CategoryListSchema, type CategorySummary } from '
 import { category, listing, user } from '../../db/schema.ts';
 import { signInAs } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 
 describe('GET /api/category', () => {
   let app: TestApp;
@@ -178,6 +179,18 @@ describe('seeding', () => {
     await restarted.close();
     expect(after).toEqual(seeded);
     expect(after.map((c) => c.count)).toEqual([6, 6, 6]);
+  });
+
+  it("lets the demo seller upload photos on a fresh install: the demo cars' photos are not today's uploads", async () => {
+    // Fewer a day than the demo cars have photos, as the wider demo set has more than 60.
+    const app = await startTestApp({ env: { UPLOAD_QUOTA_PER_DAY: '5' } });
+    try {
+      const seller = await signInAs(app, 'seller@demo.local');
+      const uploaded = await uploadBytes(seller, await jpegWithExif(640, 480));
+      expect(uploaded.status, await uploaded.text()).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 
   it('seeds categories without demo cars when SEED_DEMO=false', async () => {

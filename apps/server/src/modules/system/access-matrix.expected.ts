@@ -71,9 +71,9 @@ export const ACCESS: Record<string, string> = {
   // better-auth's settings calls (test/api-calls.ts AUTH_ROUTES) read the session cookie alone,
   // as better-auth does: a bearer token does not reach them (401).
   'POST /api/auth/update-user': '401 200 401 200 200 200 200 401',
-  // 400: access granted, the current password given is wrong.
+  // 400: access granted, the current password given is wrong (change-email asks for it too).
   'POST /api/auth/change-password': '401 400 401 400 400 400 400 401',
-  'POST /api/auth/change-email': '401 200 401 200 200 200 200 401',
+  'POST /api/auth/change-email': '401 400 401 400 400 400 400 401',
   // Public, as the link for a signed-out person; 409: that address is confirmed already.
   'POST /api/auth/send-verification-email': '200 200 200 200 409 200 409 200',
   // Public: the same answer whether the address has an account (or a deleted one) or not.

@@ -155,6 +155,11 @@ test.describe('keeping track of cars and searches', () => {
         tab.getByRole('heading', { level: 1, name: 'You’re unsubscribed' }),
       ).toBeVisible();
       await expect(tab.getByText(`alerts for your saved search "${searchName}"`)).toBeVisible();
+      // Changed their mind: the way back to the alert settings.
+      await expect(tab.getByRole('link', { name: 'your saved searches' })).toHaveAttribute(
+        'href',
+        '/dashboard/searches',
+      );
       await expect(tab.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute(
         'href',
         '/',

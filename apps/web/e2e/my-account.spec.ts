@@ -142,8 +142,10 @@ test.describe('my account', () => {
 
     await page.goto('/login?next=/dashboard/orders');
     await waitForHydration(page);
-    await page.getByRole('button', { name: 'Email me a sign-in link instead' }).click();
+    // The address typed for a password stays when switching to the link.
     await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Email me a sign-in link instead' }).click();
+    await expect(page.getByLabel('Email')).toHaveValue(email);
     await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click();
     await expect(page.getByText(/a sign-in link is on its way/)).toBeVisible();
     await expectNoAxeViolationsWideAndNarrow(page);

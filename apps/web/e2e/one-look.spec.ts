@@ -118,6 +118,14 @@ test.describe('one look', () => {
     await expect(homeCard).toContainText('23,861 mi');
     await expectAccessibleAtBothWidths(page);
 
+    // The same heart as on every card: saved from the home page, saved on /cars too.
+    const homeHeart = page
+      .getByRole('region', { name: 'Cars on offer now' })
+      .getByRole('button', { name: new RegExp(`^Save ${car.name}`) });
+    await expect(homeHeart).toHaveAttribute('aria-pressed', 'false');
+    await homeHeart.click();
+    await expect(homeHeart).toHaveAttribute('aria-pressed', 'true');
+
     await page.goto(`/cars?q=${encodeURIComponent(car.name)}`);
     const searchCard = page.getByTestId('listing-card').filter({ hasText: car.name });
     // The search page's code loads first: slow on a busy machine.
@@ -125,6 +133,9 @@ test.describe('one look', () => {
     await expect(searchCard).toContainText('23,861 mi');
     await expect(searchCard).not.toContainText(' km');
     const onSearch = await cardLooks(searchCard);
+    await expect(
+      page.getByRole('button', { name: new RegExp(`^Save ${car.name}`) }),
+    ).toHaveAttribute('aria-pressed', 'true');
 
     expect(onHome).toEqual(onSearch);
     expect(onSearch.badge.ticks).toBe(1);

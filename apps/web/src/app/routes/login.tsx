@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 
 import { AuthCard } from '../../features/auth/components/auth-card';
@@ -23,6 +23,8 @@ export default function LoginRoute() {
   // better-auth sends people back here with ?error= when a Google sign-in did not finish.
   const googleFailed = params.has('error') && !linkFailed;
   const [byLink, setByLink] = useState(linkFailed);
+  // What was typed as the address stays when switching between the two ways in.
+  const typedEmail = useRef('');
   const { isSignedIn } = useSession();
 
   if (isSignedIn) return <Navigate to={next ?? '/'} replace />;
@@ -49,7 +51,11 @@ export default function LoginRoute() {
           That sign-in link has expired or was used already. Ask for a new one below.
         </p>
       )}
-      {byLink ? <EmailLinkForm next={next} /> : <SignInForm next={next} />}
+      {byLink ? (
+        <EmailLinkForm next={next} email={typedEmail} />
+      ) : (
+        <SignInForm next={next} email={typedEmail} />
+      )}
       <button
         type="button"
         className="text-link mx-auto mt-4 block"

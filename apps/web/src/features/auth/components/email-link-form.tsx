@@ -7,10 +7,11 @@ import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useServerError } from '../../../lib/use-server-error';
+import type { EmailCarry } from './email-carry';
 import { requestSignInLink } from '../api/sign-in-with-link';
 
 /** Signing in without a password: a link mailed to the address, that comes back to `next`. */
-export function EmailLinkForm({ next }: { next: string | null }) {
+export function EmailLinkForm({ next, email }: { next: string | null; email?: EmailCarry }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
     register,
@@ -19,7 +20,7 @@ export function EmailLinkForm({ next }: { next: string | null }) {
     formState: { errors, isSubmitting },
   } = useForm<EmailLinkFormInput>({
     resolver: zodResolver(EmailLinkFormSchema),
-    defaultValues: { email: '' },
+    defaultValues: { email: email?.current ?? '' },
   });
   const { formError, showServerError, clearFormError } = useServerError(setError, {
     email: 'email',
@@ -56,7 +57,11 @@ export function EmailLinkForm({ next }: { next: string | null }) {
         {(control) => (
           <input
             {...control}
-            {...register('email')}
+            {...register('email', {
+              onChange: (event: { target: { value: string } }) => {
+                if (email) email.current = event.target.value;
+              },
+            })}
             type="email"
             autoComplete="email"
             className="input w-full"

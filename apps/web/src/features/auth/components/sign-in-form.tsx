@@ -9,11 +9,12 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useServerError } from '../../../lib/use-server-error';
+import type { EmailCarry } from './email-carry';
 import { signInWithEmail } from '../api/sign-in';
 import { sessionQueryKey } from '../use-session';
 
 /** Email and password; afterwards goes to `next` (a same-site path) or the home page. */
-export function SignInForm({ next }: { next: string | null }) {
+export function SignInForm({ next, email }: { next: string | null; email?: EmailCarry }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const {
@@ -23,7 +24,7 @@ export function SignInForm({ next }: { next: string | null }) {
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(SignInFormSchema),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: email?.current ?? '', password: '' },
   });
   const { formError, showServerError, clearFormError } = useServerError(setError, {
     email: 'email',
@@ -48,7 +49,11 @@ export function SignInForm({ next }: { next: string | null }) {
         {(control) => (
           <input
             {...control}
-            {...register('email')}
+            {...register('email', {
+              onChange: (event: { target: { value: string } }) => {
+                if (email) email.current = event.target.value;
+              },
+            })}
             type="email"
             autoComplete="email"
             className="input w-full"

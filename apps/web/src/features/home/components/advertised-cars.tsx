@@ -4,9 +4,10 @@ import type { Link as LinkComponent } from 'react-router';
 
 import { formatMileage } from '../../../lib/units';
 import { ListingPrice, VerifiedBadge } from '../../listings';
+import { LazySaveCarButton } from '../../saved';
 
 /**
- * Advertised cars, newest first, each linking to its page. Not the search page's ListingCard,
+ * Advertised cars, newest first, each linking to its page, with the save heart for buyers. Not the search page's ListingCard,
  * whose classes would cost the home page's stylesheet ~0.45 KB it does not have; its price and
  * badge are the same components, so the two cards cannot drift apart (decision 013). index.css
  * scans this file and those two.
@@ -40,7 +41,8 @@ export default function AdvertisedCars({
           const photo = car.images[0];
           return (
             // min-w-0: a long name (one line, cut short) must not widen the phone's single column.
-            <li key={car._id} className="min-w-0">
+            // Positions as styles, not classes: no class the home page's stylesheet lacks.
+            <li key={car._id} className="min-w-0" style={{ position: 'relative' }}>
               <Link
                 to={`/listing/${car._id}`}
                 className="group flex h-full flex-col overflow-hidden rounded-box border border-base-300 bg-base-100 card-shadow transition-colors hover:border-primary"
@@ -86,6 +88,10 @@ export default function AdvertisedCars({
                   </p>
                 </div>
               </Link>
+              {/* The heart, for signed-in buyers: over the photo, after the link for keyboards. */}
+              <div style={{ position: 'absolute', top: '0.75rem', right: '0.75rem' }}>
+                <LazySaveCarButton car={car} />
+              </div>
             </li>
           );
         })}

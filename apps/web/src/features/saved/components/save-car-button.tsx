@@ -5,10 +5,11 @@ import { useSavedCarIds } from '../api/get-saved-cars';
 import { useSetCarSaved } from '../api/set-car-saved';
 import { carTitle } from '../car-title';
 import { HeartIcon } from './heart-icon';
+import './save-car-button.css';
 
 const looks = {
-  // Round, over the corner of a card's photo.
-  icon: 'flex size-11 items-center justify-center rounded-full border border-base-300 bg-base-100 card-shadow hover:bg-primary-soft',
+  // Round, over the corner of a card's photo (save-car-button.css).
+  icon: 'card-heart',
   // Beside Book now on a car's page.
   labelled: 'button button-outline aria-pressed:bg-primary-soft',
 };

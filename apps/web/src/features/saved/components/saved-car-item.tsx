@@ -28,7 +28,9 @@ function Prices({ saved }: { saved: SavedCar }) {
           {formatMoney(reprice, currency)}
         </span>
         <span className="text-sm text-muted">
-          {formatMoney(saved.priceAtSaving, currency)} when you saved it
+          {drop === 0
+            ? 'the price when you saved it'
+            : `${formatMoney(saved.priceAtSaving, currency)} when you saved it`}
         </span>
       </p>
       {drop > 0 && (

@@ -37,6 +37,13 @@ export function UnsubscribePage({ token }: { token: string | null }) {
     outcome = (
       <Outcome title="You’re unsubscribed">
         <p>You’re unsubscribed from {result.what}. We will not email you about it again.</p>
+        <p className="mt-3">
+          Changed your mind? Turn alerts back on in{' '}
+          <Link to="/dashboard/searches" className="text-link">
+            your saved searches
+          </Link>
+          .
+        </p>
       </Outcome>
     );
   } else {

@@ -2,6 +2,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { entryStylesheetAlwaysLoaded } from './entry-stylesheet';
+
 const apiOrigin = process.env.API_ORIGIN ?? 'http://127.0.0.1:3000';
 const proxy = {
   '/api': { target: apiOrigin, changeOrigin: false },
@@ -9,7 +11,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), entryStylesheetAlwaysLoaded()],
   server: { proxy },
   preview: { proxy },
   build: {

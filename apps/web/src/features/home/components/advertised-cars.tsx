@@ -1,10 +1,15 @@
 import type { ListingCard } from '@carmarket/shared';
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import type { Link as LinkComponent } from 'react-router';
 
 import { formatMileage } from '../../../lib/units';
 import { ListingPrice, VerifiedBadge } from '../../listings';
-import { LazySaveCarButton } from '../../saved';
+
+// The heart (buyers only) loads after the cards: imported here, its code would make the home
+// page's import of this chunk name the stylesheet it depends on, bytes the home page does not have.
+const SaveCarButton = lazy(() =>
+  import('../../saved').then((module) => ({ default: module.LazySaveCarButton })),
+);
 
 /**
  * Advertised cars, newest first, each linking to its page, with the save heart for buyers. Not the search page's ListingCard,
@@ -90,7 +95,9 @@ export default function AdvertisedCars({
               </Link>
               {/* The heart, for signed-in buyers: over the photo, after the link for keyboards. */}
               <div style={{ position: 'absolute', top: '0.75rem', right: '0.75rem' }}>
-                <LazySaveCarButton car={car} />
+                <Suspense fallback={null}>
+                  <SaveCarButton car={car} />
+                </Suspense>
               </div>
             </li>
           );

@@ -1,6 +1,6 @@
 import type { ListingDetail } from '@carmarket/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import { RemoveCarDialog } from './remove-car-dialog';
 
@@ -21,6 +21,24 @@ export function RemoveCarButton({
   const [asking, setAsking] = useState(false);
   const [removed, setRemoved] = useState(false);
   const doneRef = useRef<HTMLParagraphElement>(null);
+  // Held for a second: whenever focus falls back to the page meanwhile (the closing dialog hands
+  // it to its button, which is gone; the page renders again as the car is reloaded), the line
+  // takes it again, unless the person has moved it somewhere else.
+  useEffect(() => {
+    const done = doneRef.current;
+    if (!removed || !done) return;
+    let frames = 60;
+    let frame = 0;
+    const hold = () => {
+      const active = document.activeElement;
+      if (active === null || active === document.body) done.focus();
+      else if (active !== done) return;
+      frames -= 1;
+      if (frames > 0) frame = requestAnimationFrame(hold);
+    };
+    hold();
+    return () => cancelAnimationFrame(frame);
+  }, [removed]);
 
   if (removed) {
     return (
@@ -43,10 +61,7 @@ export function RemoveCarButton({
         car={asking ? car : null}
         queryClient={queryClient}
         onClose={() => setAsking(false)}
-        onRemoved={() => {
-          setRemoved(true);
-          requestAnimationFrame(() => doneRef.current?.focus());
-        }}
+        onRemoved={() => setRemoved(true)}
       />
     </div>
   );

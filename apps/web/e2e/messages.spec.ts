@@ -100,6 +100,12 @@ test.describe('talking to the seller', () => {
     ).toBeVisible();
     await expect(sellerPage.getByTestId('menu-unread-badge')).toBeHidden();
 
+    // On a phone the thread's car name keeps a readable width; the buttons wrap below it.
+    await sellerPage.setViewportSize({ width: 390, height: 844 });
+    const carTitle = sellerPage.getByRole('heading', { level: 2, name: carName });
+    expect((await carTitle.boundingBox())!.width).toBeGreaterThan(200);
+    await sellerPage.setViewportSize({ width: 1280, height: 900 });
+
     // A draft survives leaving the thread and coming back.
     await sellerPage.getByTestId('composer').fill('Yes, at 60,000 miles.');
     await sellerPage.getByRole('link', { name: 'Overview' }).click();

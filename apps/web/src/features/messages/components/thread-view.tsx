@@ -42,7 +42,8 @@ function CarCard({ conversation }: { conversation: Conversation }) {
       ) : (
         <span className="aspect-[3/2] w-20 shrink-0 rounded-lg bg-base-200 sm:w-24" />
       )}
-      <div className="min-w-0 flex-1">
+      {/* basis-48: on a phone the buttons wrap below rather than squeeze the name to a letter a line. */}
+      <div className="min-w-0 flex-1 basis-48">
         <h2 className="leading-6 font-bold break-words">
           <Link to={`/listing/${car._id}`} className="hover:text-primary hover:underline">
             {car.name}

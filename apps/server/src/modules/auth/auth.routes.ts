@@ -102,6 +102,13 @@ const ResetRequestBody = z.object({
   redirectTo: ReturnPathSchema.optional(),
 });
 const ResetBody = z.object({ newPassword: NewPasswordSchema, token: z.string().min(1).max(200) });
+/** Google sign-in (the only provider): where it comes back to are paths of this site. */
+const SocialSignInBody = z.object({
+  provider: z.literal('google'),
+  callbackURL: ReturnPathSchema.optional(),
+  errorCallbackURL: ReturnPathSchema.optional(),
+  newUserCallbackURL: ReturnPathSchema.optional(),
+});
 
 /**
  * Our checks on the body of the calls that take input, by path below `/api/auth`. What passes is
@@ -110,6 +117,7 @@ const ResetBody = z.object({ newPassword: NewPasswordSchema, token: z.string().m
 const BODY_RULES: Record<string, z.ZodType> = {
   '/sign-up/email': SignUpBody,
   '/sign-in/email': SignInBody,
+  '/sign-in/social': SocialSignInBody,
   '/request-password-reset': ResetRequestBody,
   '/forget-password': ResetRequestBody,
   '/reset-password': ResetBody,
@@ -152,9 +160,7 @@ const FORWARDED_CALLS = new Set([
   'POST /sign-in/magic-link',
   'GET /magic-link/verify',
   'POST /sign-in/social',
-  'POST /sign-in/oauth2',
   'GET /callback/google',
-  'GET /oauth2/callback/google',
   'GET /error',
 ]);
 /** The page a mailed reset link opens first (`GET /reset-password/<token>`), then our form. */
@@ -470,10 +476,12 @@ export async function authRoutes(
     });
     // better-auth writes its redirects on the site's own origin as full addresses; as paths they
     // keep the browser on the name it used (and with the cookie just set for that name).
+    // A path a browser would read as another site (`//evil.example`) stays a full address.
     const location = response.headers.get('location');
-    if (location?.startsWith(`${siteOrigin()}/`)) {
-      reply.header('location', location.slice(siteOrigin().length));
-    }
+    const asPath = location?.startsWith(`${siteOrigin()}/`)
+      ? location.slice(siteOrigin().length)
+      : null;
+    if (asPath && !/^\/[/\\]/.test(asPath)) reply.header('location', asPath);
     const cookies = response.headers.getSetCookie();
     // The right password was given and a session began: this browser is known to the account
     // from now on. (better-auth can answer 200 without a session, e.g. a sign-up of a taken
@@ -559,7 +567,14 @@ export async function authRoutes(
       throw new AppError(400, 'validation-failed', 'Enter your current password', { field });
     }
     const keys = await reserve(passwordGuessLimits(person.email, ip, false));
-    if (!(await authContext.password.verify({ hash, password: given }))) {
+    let right: boolean;
+    try {
+      right = await authContext.password.verify({ hash, password: given });
+    } catch (error) {
+      await Promise.all(keys.map((key) => counters.undo(key)));
+      throw error;
+    }
+    if (!right) {
       throw new AppError(400, 'wrong-password', 'That is not your current password.', { field });
     }
     await Promise.all(keys.map((key) => counters.undo(key)));
@@ -631,6 +646,7 @@ function codeIn(text: string): string | undefined {
 function errorLanding(url: URL): URL | null {
   const wanted = url.searchParams.get('errorCallbackURL') ?? url.searchParams.get('callbackURL');
   if (!wanted || !ReturnPathSchema.safeParse(wanted).success) return null;
+  // Belt and braces: forward() has refused such parameters already.
   const landing = new URL(wanted, url.origin);
   return landing.origin === url.origin && !landing.pathname.startsWith('//') ? landing : null;
 }

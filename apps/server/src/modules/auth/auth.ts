@@ -120,8 +120,8 @@ export function createAuth({
         verified: { type: 'boolean', required: false, input: false, defaultValue: false },
         deletedAt: { type: 'date', required: false, input: false },
       },
-      // A link goes to the new address and a notice to the old one (sendVerificationEmail
-      // below); the address changes only when the link is opened.
+      // A link goes to the new address (sendVerificationEmail below) and a notice to the old
+      // one (the auth route, on every 200); the address changes only when the link is opened.
       changeEmail: { enabled: true },
       deleteUser: {
         enabled: true,
@@ -180,6 +180,11 @@ export function createAuth({
       maxPasswordLength: 128,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
+      // The sessions are gone by now; their live message streams end with them, on every
+      // process ("this wasn't me" must shut an intruder out at once).
+      async onPasswordReset({ user: person }) {
+        live.endRevokedStreamsOf(person.id);
+      },
       resetPasswordTokenExpiresIn: 3600,
       async sendResetPassword({ user: person, url }) {
         await mailer.send(

@@ -12,6 +12,7 @@ import {
 } from '@carmarket/shared';
 import { listing, user } from '../../db/schema.ts';
 import { register, signInAs, TestClient } from '../../test/client.ts';
+import { waitForMail } from '../../test/mail.ts';
 import { demoListings } from '../../test/fixtures.ts';
 import { openStream, type SseEvent, type SseStream } from '../../test/sse.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -333,6 +334,26 @@ describe('the live stream of conversations', () => {
     const { conversationId: id } = await ask(buyer, await freshCar(app), 'Still here');
     expect(id).toBeTruthy();
     await kept.next(isMessage('Still here'));
+  });
+
+  it('ends every stream of a person who resets their password ("this wasn\'t me"), at once', async () => {
+    const buyer = await register(app);
+    const stream = await open(buyer);
+    await stream.next((e) => e.event === 'ready');
+    await new TestClient(app).post('/api/auth/request-password-reset', {
+      email: buyer.account.email,
+      redirectTo: '/reset-password',
+    });
+    const mail = await waitForMail(app, buyer.account.email, /reset/i);
+    const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+    const visit = await new TestClient(app).get(link.pathname + link.search);
+    const token = new URL(visit.headers.get('location')!, app.baseUrl).searchParams.get('token')!;
+    const reset = await new TestClient(app).post('/api/auth/reset-password', {
+      token,
+      newPassword: 'a brand new passphrase',
+    });
+    expect(reset.status).toBe(200);
+    await endsWithin(stream, 2000);
   });
 
   it('ends streams whose session ended (signed out elsewhere)', async () => {

@@ -27,14 +27,13 @@ export function RemoveCarButton({
   useEffect(() => {
     const done = doneRef.current;
     if (!removed || !done) return;
-    let frames = 60;
+    const until = performance.now() + 1000;
     let frame = 0;
     const hold = () => {
       const active = document.activeElement;
       if (active === null || active === document.body) done.focus();
       else if (active !== done) return;
-      frames -= 1;
-      if (frames > 0) frame = requestAnimationFrame(hold);
+      if (performance.now() < until) frame = requestAnimationFrame(hold);
     };
     hold();
     return () => cancelAnimationFrame(frame);

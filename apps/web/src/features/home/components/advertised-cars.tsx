@@ -7,7 +7,7 @@ import { ListingPrice, VerifiedBadge } from '../../listings';
 
 // The heart (buyers only) loads after the cards: imported here, its code would make the home
 // page's import of this chunk name the stylesheet it depends on, bytes the home page does not have.
-const SaveCarButton = lazy(() =>
+const LazySaveCarButton = lazy(() =>
   import('../../saved').then((module) => ({ default: module.LazySaveCarButton })),
 );
 
@@ -96,7 +96,7 @@ export default function AdvertisedCars({
               {/* The heart, for signed-in buyers: over the photo, after the link for keyboards. */}
               <div style={{ position: 'absolute', top: '0.75rem', right: '0.75rem' }}>
                 <Suspense fallback={null}>
-                  <SaveCarButton car={car} />
+                  <LazySaveCarButton car={car} />
                 </Suspense>
               </div>
             </li>

@@ -23,7 +23,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
-import type { CounterStore } from '../../lib/rate-limit.ts';
+import { tooManyRequests, type CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { Storage } from '../../plugins/storage.ts';
@@ -254,12 +254,9 @@ export async function authRoutes(
       taken.push(key);
       if (state.count > max) {
         await Promise.all(taken.map((k) => counters.undo(k)));
-        const retryAfterSeconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
-        throw new AppError(
-          429,
-          'too-many-requests',
-          `Too many attempts. Please try again in ${formatWait(retryAfterSeconds)}.`,
-          { retryAfterSeconds },
+        throw tooManyRequests(
+          state.resetAt,
+          (seconds) => `Too many attempts. Please try again in ${formatWait(seconds)}.`,
         );
       }
     }

@@ -103,7 +103,7 @@ const [demoCar] = (await db.query(`select * from listing order by created_at lim
 const person = async (role: 'Buyer' | 'Seller', n: number) => {
   const id = randomUUID();
   await db.query(
-    `insert into "user" (id, name, email, role, email_verified) values ($1, $2, $3, $4, true)`,
+    `insert into "user" (id, name, email, roles, email_verified) values ($1, $2, $3, array[$4], true)`,
     [id, `Bench ${role} ${n}`, `bench-${role.toLowerCase()}-${n}@example.com`, role],
   );
   const token = randomBytes(24).toString('base64url');

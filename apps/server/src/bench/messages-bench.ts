@@ -6,7 +6,12 @@
 // the buyer's stream has the message) at p50/p99, messages lost, the send call's own p50/p99,
 // and each process's memory (RSS now and at its peak). Figures, not a test: nothing here fails
 // on a number. Settings: BENCH_STREAMS (1000), BENCH_RATE (200 a second), BENCH_SECONDS (20),
-// BENCH_PORT (3296; the second process uses the next), --no-build.
+// BENCH_PORT (3296; the second process uses the next), BENCH_WARMUP_SECONDS (2), --no-build.
+//
+// The measured load follows a warm-up at the same rate through both processes, printed on its
+// own line: a process's first messages run its code cold (V8 has compiled nothing yet, the pool
+// has no connections) and, on two cores, took up to a second each while the load queued behind
+// them (decision 015).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,6 +26,7 @@ const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SELLERS = 50;
 const port = Number(process.env.BENCH_PORT ?? 3296);
 const TARGET = { p99Ms: 250, rssMb: 400 };
@@ -164,7 +170,8 @@ const beforeStreams = rssMb(a.child);
 // The streams: one connection each, all on the first process.
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const sentAt = new Map<string, number>();
-const latencies: number[] = [];
+/** Delivery latencies of the load under way (the warm-up's, then the measured load's). */
+let latencies: number[] = [];
 let opened = 0;
 let readyStreams = 0;
 const requests: http.ClientRequest[] = [];
@@ -217,9 +224,9 @@ const openSeconds = (performance.now() - started) / 1000;
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const idle = rssMb(a.child);
 
-// 200 messages a second, open loop (one every 5 ms whatever the answers), alternating processes.
+// The sellers: keep-alive connections to both processes.
 const sendAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const sendTimes: number[] = [];
+let sendTimes: number[] = [];
 let refused = 0;
 function send(origin: string, conversationId: string, cookie: string, body: string) {
   const payload = JSON.stringify({ body });
@@ -253,9 +260,49 @@ function send(origin: string, conversationId: string, cookie: string, body: stri
     request.end(payload);
   });
 }
-const total = RATE * SECONDS;
-const interval = 1000 / RATE;
-const inFlight: Promise<void>[] = [];
+/**
+ * Sends `RATE` messages a second for `seconds`, open loop (one every 1000/RATE ms whatever the
+ * answers), alternating processes; waits for the answers and up to 5 s for the last deliveries.
+ */
+async function runLoad(seconds: number, label: string) {
+  latencies = [];
+  sendTimes = [];
+  refused = 0;
+  sentAt.clear();
+  const total = RATE * seconds;
+  const interval = 1000 / RATE;
+  const inFlight: Promise<void>[] = [];
+  const loadStart = performance.now();
+  for (let i = 0; i < total; i += 1) {
+    const due = loadStart + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const conversation = conversations[Math.floor(Math.random() * conversations.length)]!;
+    const key = `${label}${i}`;
+    sentAt.set(key, performance.now());
+    inFlight.push(
+      send(
+        i % 2 ? b.origin : a.origin,
+        conversation.id,
+        conversation.seller.cookie,
+        `${key} Is Saturday still good for you?`,
+      ),
+    );
+  }
+  const loadSeconds = (performance.now() - loadStart) / 1000;
+  await Promise.all(inFlight);
+  for (let i = 0; i < 50 && sentAt.size > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+  return {
+    total,
+    loadSeconds,
+    latencies,
+    sendTimes,
+    refused,
+    lost: sentAt.size,
+  };
+}
+
+const warmup = await runLoad(WARMUP_SECONDS, 'w');
 let peakA = idle.peak;
 let peakB = rssMb(b.child).peak;
 const sampler = setInterval(() => {
@@ -263,28 +310,9 @@ const sampler = setInterval(() => {
   peakB = Math.max(peakB, rssMb(b.child).now);
 }, 500);
 const cpuBefore = { a: cpuSeconds(a.child), b: cpuSeconds(b.child) };
-const loadStart = performance.now();
-for (let i = 0; i < total; i += 1) {
-  const due = loadStart + i * interval;
-  const wait = due - performance.now();
-  if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-  const conversation = conversations[Math.floor(Math.random() * conversations.length)]!;
-  const key = `m${i}`;
-  sentAt.set(key, performance.now());
-  inFlight.push(
-    send(
-      i % 2 ? b.origin : a.origin,
-      conversation.id,
-      conversation.seller.cookie,
-      `${key} Is Saturday still good for you?`,
-    ),
-  );
-}
-const loadSeconds = (performance.now() - loadStart) / 1000;
+const measured = await runLoad(SECONDS, 'm');
+const { total, loadSeconds } = measured;
 const achievedRate = total / loadSeconds;
-await Promise.all(inFlight);
-// Stragglers: wait up to 5 s for the last deliveries.
-for (let i = 0; i < 50 && sentAt.size > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
 clearInterval(sampler);
 const end = { a: rssMb(a.child), b: rssMb(b.child) };
 const cpu = { a: cpuSeconds(a.child) - cpuBefore.a, b: cpuSeconds(b.child) - cpuBefore.b };
@@ -296,8 +324,8 @@ const pct = (values: number[], p: number) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
-const p50 = pct(latencies, 50);
-const p99 = pct(latencies, 99);
+const p50 = pct(measured.latencies, 50);
+const p99 = pct(measured.latencies, 99);
 const peakRss = Math.max(peakA, end.a.peak);
 
 console.log(
@@ -310,13 +338,18 @@ console.log(
   `  streams open         ${opened} (ready ${readyStreams}) in ${openSeconds.toFixed(1)} s`,
 );
 console.log(
-  `  sent                 ${total} in ${SECONDS} s (${achievedRate.toFixed(0)}/s achieved), ${refused} refused`,
+  `  warm-up              ${warmup.total} in ${WARMUP_SECONDS} s, ${warmup.refused} refused, lost ${warmup.lost}; delivery p50 ${ms(pct(warmup.latencies, 50))}  p99 ${ms(pct(warmup.latencies, 99))}  max ${ms(Math.max(...warmup.latencies))} (cold processes, not measured below)`,
 );
-console.log(`  delivered            ${latencies.length}, lost ${sentAt.size}`);
 console.log(
-  `  delivery latency     p50 ${ms(p50)}  p99 ${ms(p99)}  max ${ms(Math.max(...latencies))}`,
+  `  sent                 ${total} in ${SECONDS} s (${achievedRate.toFixed(0)}/s achieved), ${measured.refused} refused`,
 );
-console.log(`  send call            p50 ${ms(pct(sendTimes, 50))}  p99 ${ms(pct(sendTimes, 99))}`);
+console.log(`  delivered            ${measured.latencies.length}, lost ${measured.lost}`);
+console.log(
+  `  delivery latency     p50 ${ms(p50)}  p99 ${ms(p99)}  max ${ms(Math.max(...measured.latencies))}`,
+);
+console.log(
+  `  send call            p50 ${ms(pct(measured.sendTimes, 50))}  p99 ${ms(pct(measured.sendTimes, 99))}`,
+);
 console.log(
   `  CPU under load       streams process ${((cpu.a / (loadSeconds + 1)) * 100).toFixed(0)}%, other ${((cpu.b / (loadSeconds + 1)) * 100).toFixed(0)}% of a core (${(((cpu.a + cpu.b) / total) * 1000).toFixed(2)} ms a message)`,
 );

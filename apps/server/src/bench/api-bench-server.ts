@@ -23,10 +23,21 @@ interface Queryable {
   query(text: unknown, params?: unknown, options?: unknown): Promise<{ rows: unknown[] }>;
 }
 
+/** A `pg` pool checks out a client for a transaction; PGlite runs one through `transaction`. */
+interface Driver extends Queryable {
+  connect?: (callback?: unknown) => Promise<Queryable & { release(): void }>;
+  transaction?: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
+}
+
 interface Statement {
   text: unknown;
   params: unknown;
   options: unknown;
+  /**
+   * The transaction (a checked-out client) that sent it; none for the pool's own `query`. The
+   * twin sends a transaction's statements in one transaction too, on one connection.
+   */
+  via?: number;
 }
 
 const config = loadConfig();
@@ -41,14 +52,45 @@ await app.listen({ host: '127.0.0.1', port: config.PORT });
 warmGazetteer();
 const product = `http://127.0.0.1:${config.PORT}`;
 
-// Every statement the product sends while a call is recorded.
-const driver = (database.db as unknown as { $client: Queryable }).$client;
+// Every statement the product sends while a call is recorded, its transactions' included.
+const driver = (database.db as unknown as { $client: Driver }).$client;
 const send = driver.query.bind(driver);
 let recording: Statement[] | undefined;
 driver.query = (text, params, options) => {
   recording?.push({ text, params, options });
   return send(text, params, options);
 };
+let transactions = 0;
+/** Records what `handle` sends as statements of transaction `via`. */
+function recordOn<T extends Queryable>(handle: T): T {
+  const via = (transactions += 1);
+  const query = handle.query.bind(handle);
+  return Object.assign(Object.create(handle) as T, {
+    query: (text: unknown, params?: unknown, options?: unknown) => {
+      recording?.push({ text, params, options, via });
+      return query(text, params, options);
+    },
+  });
+}
+const checkOut = driver.connect?.bind(driver);
+if (checkOut) {
+  // The pool's own `query` checks out with a callback: left as it is (recorded above).
+  driver.connect = (callback?: unknown) =>
+    callback
+      ? checkOut(callback)
+      : checkOut().then((client) => {
+          if (!recording) return client;
+          // Drizzle calls the client's query and release; both reach the real client.
+          const recorded = recordOn(client);
+          recorded.release = () => client.release();
+          return recorded;
+        });
+}
+const runTransaction = driver.transaction?.bind(driver);
+if (runTransaction) {
+  driver.transaction = (work) =>
+    runTransaction((tx) => work(recording ? recordOn(tx) : tx)) as never;
+}
 
 // Buyers with sessions, made straight in the database: the booking call books a fresh
 // (buyer, car) pair each time, and 10,000 accounts give the admin's user list its size.
@@ -165,9 +207,18 @@ async function record(call: RecordRequest) {
     );
   }
   if (call.car !== undefined) values.set(cars[call.car], 4);
-  twins.set(call.name, { statements, values });
-  return { status, statements: statements.length };
+  // The mail sender's claim of queued mail is work the call starts for later, in the background
+  // (a booking's notices, sent in batches under load): not the call's own SQL. The product
+  // still does it while measured; the twin does not.
+  const own = statements.filter((statement) => !/^update mail_queue/.test(textOf(statement)));
+  if (process.env.BENCH_SHOW_SQL) console.error(call.name, own.map(textOf));
+  twins.set(call.name, { statements: own, values });
+  return { status, statements: own.length };
 }
+
+/** A statement's SQL text (Drizzle sends a query config object; raw calls a string). */
+const textOf = ({ text }: Statement) =>
+  typeof text === 'string' ? text : String((text as { text?: unknown }).text);
 
 /** The twin of a recorded call: the same statements, one after another, and JSON.stringify. */
 async function replay(name: string, buyer: number, car: number): Promise<string> {
@@ -180,16 +231,42 @@ async function replay(name: string, buyer: number, car: number): Promise<string>
     buyers[buyer]!.email,
     cars[car],
   ];
+  const valuesOf = (params: unknown) =>
+    twin.values.size > 0 && Array.isArray(params)
+      ? params.map((value: unknown) => {
+          const index = twin.values.get(value);
+          return index === undefined ? value : other[index];
+        })
+      : params;
   const results: unknown[] = [];
-  for (const { text, params, options } of twin.statements) {
-    const values =
-      twin.values.size > 0 && Array.isArray(params)
-        ? params.map((value: unknown) => {
-            const index = twin.values.get(value);
-            return index === undefined ? value : other[index];
-          })
-        : params;
-    results.push((await send(text, values, options)).rows);
+  const { statements } = twin;
+  for (let i = 0; i < statements.length;) {
+    const { via } = statements[i]!;
+    if (via === undefined) {
+      const { text, params, options } = statements[i]!;
+      results.push((await send(text, valuesOf(params), options)).rows);
+      i += 1;
+      continue;
+    }
+    // A transaction's statements, on one connection: PostgreSQL's recorded begin and commit
+    // are among them; PGlite's `transaction` sends its own.
+    let end = i;
+    while (end < statements.length && statements[end]!.via === via) end += 1;
+    const block = statements.slice(i, end);
+    const run = async (handle: Queryable) => {
+      for (const { text, params, options } of block) {
+        results.push((await handle.query(text, valuesOf(params), options)).rows);
+      }
+    };
+    if (checkOut) {
+      const client = await checkOut();
+      try {
+        await run(client);
+      } finally {
+        client.release();
+      }
+    } else await runTransaction!(run);
+    i = end;
   }
   return JSON.stringify(results);
 }

@@ -18,6 +18,7 @@ import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { releaseDeletedEmails } from './modules/auth/deleted-accounts.ts';
 import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
+import { createMailSender } from './modules/mail/mail-queue.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
@@ -164,6 +165,8 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     outboxDir,
     log: app.log,
   });
+  const mailSender = createMailSender(database.db, mailer, app.log);
+  app.addHook('onClose', () => mailSender.stop());
   const counters = config.REDIS_URL
     ? createRedisCounterStore(config.REDIS_URL, (error) =>
         app.log.error({ err: error }, 'Redis does not answer: sign-in answers 503 until it does'),
@@ -345,7 +348,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         await api.register(placeRoutes);
         await api.register(bookingRoutes, {
           db: database.db,
-          mailer,
+          mail: mailSender,
           live,
           requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
         });

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client.ts';
 import { readOutbox, type OutboxEntry } from '../plugins/mail.ts';
 
 /**
@@ -18,6 +20,26 @@ export async function waitForMail(
     );
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no mail to ${to} about ${subject} came`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Waits until the mail queue has sent everything it holds (mail a transaction queued goes out
+ * just after it commits), so a test can count what was sent. Fails after `timeoutMs`.
+ */
+export async function queuedMailSent(
+  app: { database: { db: Db } },
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [left] = await queryRows<{ n: number }>(
+      app.database.db,
+      sql`select count(*)::int as n from mail_queue where failed_at is null`,
+    );
+    if (left!.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${left!.n} queued mails were not sent`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { MailSender } from '../mail/mail-queue.ts';
 import type { LiveHub } from '../messages/live.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 import { presentBookedItem, presentBooking, presentReceipt } from './bookings.presenter.ts';
@@ -31,11 +31,12 @@ import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const bookingRoutes: FastifyPluginAsyncZod<{
   db: Db;
-  mailer: Mailer;
+  /** Sends the booking's queued notices once it commits. */
+  mail: MailSender;
   live: LiveHub;
   /** REQUIRE_VERIFIED_EMAIL: booking waits for a confirmed address. */
   requireVerifiedEmail: boolean;
-}> = async (app, { db, mailer, live, requireVerifiedEmail }) => {
+}> = async (app, { db, mail, live, requireVerifiedEmail }) => {
   app.post(
     '/category',
     {
@@ -53,7 +54,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { id } = await createBooking(
         db,
-        mailer,
+        mail,
         live,
         currentUser(request),
         request.body,

@@ -6,7 +6,7 @@ import { booking, listing, user } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import { queueMail, type MailSender } from '../mail/mail-queue.ts';
 import { cancelPendingBooking } from '../listings/lifecycle.ts';
 import { noteBooking } from '../messages/conversation-news.ts';
 import type { LiveEnvelope } from '../messages/live-events.ts';
@@ -42,7 +42,7 @@ function selectBookings(db: Db) {
  */
 export async function createBooking(
   db: Db,
-  mailer: Mailer,
+  mail: MailSender,
   live: LiveHub,
   actor: SessionUser,
   input: CreateBookingInput,
@@ -74,6 +74,7 @@ export async function createBooking(
   if (!allowed.ok) throw forbidden(allowed.reason);
   if (car.status !== 'available') throw conflict('This car is no longer available for booking.');
 
+  const price = formatMoney(car.repriceCents, car.currency);
   let id: string;
   let told: LiveEnvelope[];
   try {
@@ -100,6 +101,21 @@ export async function createBooking(
         currency: car.currency,
         location: input.userLocation,
       });
+      // The notices are queued by the booking's transaction: sent once it commits (never for a
+      // booking that failed), and the answer does not wait on a mail server (decision 010).
+      await queueMail(
+        tx,
+        {
+          to: car.sellerEmail,
+          subject: `New booking: ${car.name}`,
+          text: `Hello ${car.sellerName},\n\n${actor.name} booked your ${car.name} at ${price}.\nPhone: ${input.userPhone}\nMeeting place: ${input.userLocation}\n\nThe buyer will pay through CarMarket; you will get a sale notice when they do.`,
+        },
+        {
+          to: actor.email,
+          subject: `You booked ${car.name}`,
+          text: `Hello ${actor.name},\n\nYour booking of the ${car.name} at ${price} is in. Pay for it from My Orders to make the car yours; until then other buyers can still book it.`,
+        },
+      );
       return { id: row!.id, told };
     }));
   } catch (error) {
@@ -128,19 +144,7 @@ export async function createBooking(
   }
 
   for (const envelope of told) live.publish(envelope);
-  const price = formatMoney(car.repriceCents, car.currency);
-  await Promise.allSettled([
-    mailer.send({
-      to: car.sellerEmail,
-      subject: `New booking: ${car.name}`,
-      text: `Hello ${car.sellerName},\n\n${actor.name} booked your ${car.name} at ${price}.\nPhone: ${input.userPhone}\nMeeting place: ${input.userLocation}\n\nThe buyer will pay through CarMarket; you will get a sale notice when they do.`,
-    }),
-    mailer.send({
-      to: actor.email,
-      subject: `You booked ${car.name}`,
-      text: `Hello ${actor.name},\n\nYour booking of the ${car.name} at ${price} is in. Pay for it from My Orders to make the car yours; until then other buyers can still book it.`,
-    }),
-  ]);
+  mail.kick();
   return { id };
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookingListSchema, BookingSchema, ReceiptSchema, type Booking } from '@carmarket/shared';
 import { listing, user } from '../../db/schema.ts';
-import { isSignUpMail } from '../../test/mail.ts';
+import { isSignUpMail, queuedMailSent } from '../../test/mail.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
@@ -52,6 +52,8 @@ describe('booking a car', () => {
     });
     expect(booked.img).toMatch(/^\/media\//);
 
+    // The notices go out just after the booking commits.
+    await queuedMailSent(app);
     const mail = await readOutbox(app.outboxDir);
     expect(
       mail.find((m) => m.to === 'seller@demo.local' && m.subject.includes(car.name))?.text,
@@ -197,6 +199,7 @@ describe('booking a car', () => {
     );
     expect(mine.map((b) => b.listingId).sort()).toEqual([cars[8]!.id, cars[9]!.id].sort());
     // One confirmation mail per booking, not one per copy.
+    await queuedMailSent(app);
     const mail = await readOutbox(app.outboxDir);
     expect(mail.filter((m) => m.to === buyer.account.email && !isSignUpMail(m))).toHaveLength(2);
 

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { mailQueue } from '../../db/schema.ts';
@@ -19,14 +19,16 @@ const CLAIM_MINUTES = 15;
 /** Tries before a mail is given up on (the last about eight hours after the first). */
 export const MAX_MAIL_ATTEMPTS = 10;
 
-/** Writes a mail to be sent once the transaction commits. */
-export async function queueMail(tx: Db | Tx, message: MailMessage): Promise<void> {
-  await tx.insert(mailQueue).values({
-    recipient: message.to,
-    subject: message.subject,
-    body: message.text,
-    headers: message.headers ?? null,
-  });
+/** Writes mail to be sent once the transaction commits (one statement for them all). */
+export async function queueMail(tx: Db | Tx, ...messages: MailMessage[]): Promise<void> {
+  await tx.insert(mailQueue).values(
+    messages.map((message) => ({
+      recipient: message.to,
+      subject: message.subject,
+      body: message.text,
+      headers: message.headers ?? null,
+    })),
+  );
 }
 
 /** Minutes before try `attempt + 1`: 1, 2, 4 ... up to 6 hours. */
@@ -67,6 +69,7 @@ export async function deliverQueuedMail(
           returning id, recipient, subject, body, headers, attempts`,
     );
     if (claimed.length === 0) return sent;
+    const delivered: string[] = [];
     for (const mail of claimed) {
       try {
         await mailer.send({
@@ -75,7 +78,7 @@ export async function deliverQueuedMail(
           text: mail.body,
           ...(mail.headers ? { headers: mail.headers } : {}),
         });
-        await db.delete(mailQueue).where(eq(mailQueue.id, mail.id));
+        delivered.push(mail.id);
         sent += 1;
       } catch (error) {
         const lastError = String((error as Error).message ?? error).slice(0, 1000);
@@ -97,5 +100,47 @@ export async function deliverQueuedMail(
           .where(eq(mailQueue.id, mail.id));
       }
     }
+    // Sent mail leaves the queue in one statement a batch. Were the process to die before it,
+    // the claim runs out and that batch is sent again: at least once, as said above.
+    if (delivered.length > 0) await db.delete(mailQueue).where(inArray(mailQueue.id, delivered));
   }
 }
+
+/**
+ * Sends queued mail soon after the transaction that queued it commits (a booking's notices),
+ * in this process, one run at a time: `kick` during a run asks for one more run after it, so
+ * mail queued under load goes out in batches. Mail a run could not send waits for its retry,
+ * which the workers' timed runs send (deliverQueuedMail), on any process.
+ */
+export function createMailSender(db: Db, mailer: Mailer, log: FastifyBaseLogger) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const run = (): Promise<void> =>
+    deliverQueuedMail(db, mailer, log)
+      .then(
+        () => undefined,
+        (error: unknown) => log.error({ err: error }, 'sending queued mail failed'),
+      )
+      .then(() => {
+        if (again && !stopped) {
+          again = false;
+          return run();
+        }
+        running = undefined;
+      });
+  return {
+    kick(): void {
+      if (stopped) return;
+      if (running) again = true;
+      else running = run();
+    },
+    /** Waits for a run under way, so the database is never closed beneath it. */
+    async stop(): Promise<void> {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+export type MailSender = ReturnType<typeof createMailSender>;

@@ -2,6 +2,8 @@
 // home page's up-front JS + CSS (gzipped) and Lighthouse mobile scores, beside the earlier
 // version's figures and our targets; then the same for pages behind sign-in (the search page and
 // a car page, as the demo buyer). Figures, not a test: nothing here fails on a number.
+// Settings: BENCH_RUNS (3), BENCH_PORT (3299), BENCH_PAGES (/,/blog,/cars,@car), CHROMIUM_PATH,
+// BENCH_SAVE_REPORTS=<folder> (keeps each Lighthouse report as JSON), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -135,6 +137,11 @@ async function lighthouseRuns(pathname, cookie) {
         ...(cookie && { extraHeaders: { Cookie: cookie } }),
       });
       const { categories, audits, runtimeError } = result.lhr;
+      if (process.env.BENCH_SAVE_REPORTS) {
+        fs.mkdirSync(process.env.BENCH_SAVE_REPORTS, { recursive: true });
+        const name = `${pathname.replace(/[^\w]+/g, '_') || 'home'}-${i + 1}.json`;
+        fs.writeFileSync(path.join(process.env.BENCH_SAVE_REPORTS, name), JSON.stringify(result.lhr));
+      }
       if (runtimeError || categories.performance.score === null) {
         console.log(
           `  (a Lighthouse run failed: ${runtimeError?.code ?? 'no score'} ${runtimeError?.message ?? ''})`,

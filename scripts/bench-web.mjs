@@ -140,7 +140,10 @@ async function lighthouseRuns(pathname, cookie) {
       if (process.env.BENCH_SAVE_REPORTS) {
         fs.mkdirSync(process.env.BENCH_SAVE_REPORTS, { recursive: true });
         const name = `${pathname.replace(/[^\w]+/g, '_') || 'home'}-${i + 1}.json`;
-        fs.writeFileSync(path.join(process.env.BENCH_SAVE_REPORTS, name), JSON.stringify(result.lhr));
+        fs.writeFileSync(
+          path.join(process.env.BENCH_SAVE_REPORTS, name),
+          JSON.stringify(result.lhr),
+        );
       }
       if (runtimeError || categories.performance.score === null) {
         console.log(

@@ -66,6 +66,15 @@ test.describe('talking to the seller', () => {
     await expect(page).toHaveURL(/\/dashboard\/messages\/[0-9a-f-]{36}$/);
     const thread = page.getByTestId('thread');
     await expect(thread.getByText('Has the cambelt been done?')).toBeVisible();
+    // A new account's banner (confirm your address) sits above the thread; the composer still
+    // shows on the first screen, on a laptop and on a phone.
+    await expect(page.getByText('Please confirm your email address')).toBeVisible();
+    await expect(page.getByTestId('composer')).toBeInViewport({ ratio: 1 });
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(page.getByTestId('composer')).toBeInViewport({ ratio: 1 });
+    await page.setViewportSize(laptop);
     await expect(page.getByRole('link', { name: carName, exact: true })).toHaveAttribute(
       'href',
       `/listing/${carId}`,

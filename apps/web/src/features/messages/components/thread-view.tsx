@@ -285,6 +285,34 @@ function useMarkReadWhileShown(conversation: Conversation | undefined) {
   }, [id, unread, mutate]);
 }
 
+/**
+ * Keeps the composer on the first screen: the thread is as tall as the room left below its top
+ * (28 to 44rem), so a banner above it (an unconfirmed address) shortens it instead of pushing the
+ * composer down; and opening a thread whose bottom is still below the screen (a phone) scrolls
+ * the page just enough to show it.
+ */
+function useFitsTheScreen(section: RefObject<HTMLElement | null>, id: string, shown: boolean) {
+  useLayoutEffect(() => {
+    const element = section.current;
+    if (!element) return;
+    const fit = () => {
+      const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      const top = element.getBoundingClientRect().top + window.scrollY;
+      const room = window.innerHeight - top - rem;
+      element.style.height = `${Math.min(44 * rem, Math.max(28 * rem, room))}px`;
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [section, shown]);
+  useEffect(() => {
+    const element = section.current;
+    if (element && element.getBoundingClientRect().bottom > window.innerHeight) {
+      element.scrollIntoView({ block: 'nearest' });
+    }
+  }, [section, id, shown]);
+}
+
 /** One conversation: its car, its messages (live), and the composer while it is open. */
 export function ThreadView({ id }: { id: string }) {
   const {
@@ -296,6 +324,8 @@ export function ThreadView({ id }: { id: string }) {
     isFetching,
   } = useConversation(id);
   useMarkReadWhileShown(conversation);
+  const section = useRef<HTMLElement>(null);
+  useFitsTheScreen(section, id, conversation !== undefined);
 
   if (isPending) {
     return (
@@ -320,6 +350,7 @@ export function ThreadView({ id }: { id: string }) {
   const closed = closedReasonText(conversation);
   return (
     <section
+      ref={section}
       aria-labelledby={`thread-${id}`}
       className="flex h-[min(44rem,calc(100dvh-9rem))] min-h-[28rem] flex-col rounded-box border border-base-300 bg-base-100"
     >

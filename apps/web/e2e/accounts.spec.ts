@@ -127,8 +127,17 @@ test.describe('accounts', () => {
   });
 
   test('signing in goes back to the page that asked for it', async ({ page }) => {
+    // Opened signed out, a car page says why it asks to sign in.
+    const car = '/listing/3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+    await page.goto(car);
+    await expect(page).toHaveURL(`/login?next=${car}`);
+    await expect(
+      page.getByText('Sign in to see this car, book it or ask its seller.'),
+    ).toBeVisible();
+
     await page.goto('/dashboard/my-products');
     await expect(page).toHaveURL('/login?next=/dashboard/my-products');
+    await expect(page.getByText('Sign in to open your dashboard.')).toBeVisible();
 
     await signInThroughPage(page, 'seller@demo.local');
     await expect(page).toHaveURL('/dashboard/my-products');

@@ -9,6 +9,15 @@ import { registerPath, safeNextPath } from '../../features/auth/login-path';
 import { useSession } from '../../features/auth/use-session';
 import { usePage } from '../../lib/page';
 
+/** What signing in will open, when someone was sent here from a page that needs it. */
+function reasonFor(next: string | null): string | undefined {
+  if (!next) return undefined;
+  if (next.startsWith('/listing/')) return 'Sign in to see this car, book it or ask its seller.';
+  if (/^\/(cars|category\/)/.test(next)) return 'Sign in to search every car on sale.';
+  if (next.startsWith('/dashboard')) return 'Sign in to open your dashboard.';
+  return undefined;
+}
+
 export default function LoginRoute() {
   usePage({
     title: 'Sign in',
@@ -31,7 +40,7 @@ export default function LoginRoute() {
   return (
     <AuthCard
       title="Sign in to CarMarket"
-      intro="Book cars, sell yours and follow your orders."
+      intro={reasonFor(next) ?? 'Book cars, sell yours and follow your orders.'}
       footer={
         <>
           New to CarMarket?{' '}

@@ -134,6 +134,9 @@ test.describe('accounts', () => {
     await expect(
       page.getByText('Sign in to see this car, book it or ask its seller.'),
     ).toBeVisible();
+    // Focus moved to the page's main part for screen readers, without a ring around all of it.
+    await expect(page.locator('main')).toBeFocused();
+    await expect(page.locator('main')).toHaveCSS('outline-style', 'none');
 
     await page.goto('/dashboard/my-products');
     await expect(page).toHaveURL('/login?next=/dashboard/my-products');

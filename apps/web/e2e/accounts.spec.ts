@@ -126,6 +126,18 @@ test.describe('accounts', () => {
     await expectNoAxeViolations(page);
   });
 
+  test('signing in straight away from the search page shows its cars', async ({ page }) => {
+    // Opened signed out, /cars asked for its first page at once (401) and sent us to sign in.
+    await page.goto('/cars');
+    await expect(page).toHaveURL('/login?next=/cars');
+    await expect(page.getByText('Sign in to search every car on sale.')).toBeVisible();
+    await signInThroughPage(page, 'buyer@demo.local');
+    await expect(page).toHaveURL('/cars');
+    // Seconds later, not that refused answer: the cars.
+    await expect(page.getByText(/^\d+ cars?$/)).toBeVisible();
+    await expect(page.getByText('We could not load the cars.')).toBeHidden();
+  });
+
   test('signing in goes back to the page that asked for it', async ({ page }) => {
     // Opened signed out, a car page says why it asks to sign in.
     const car = '/listing/3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';

@@ -31,11 +31,12 @@ export function useSearchCars(query: string) {
     queryKey: searchKeys.results(query),
     queryFn: ({ pageParam, signal }) => {
       if (!pageParam) {
-        // Taken once, and only while fresh: a later visit asks again.
+        // Taken once, and only while fresh: a later visit asks again. A refused early answer is
+        // asked again too: opened signed out, the page asked before it sent us to sign in.
         if (early?.query === query && Date.now() - early.at < 10_000) {
           const { answer } = early;
           early = undefined;
-          return answer;
+          return answer.catch(() => firstPage(query, signal));
         }
         return firstPage(query, signal);
       }

@@ -74,6 +74,9 @@ test.describe('talking to the seller', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect(page.getByTestId('composer')).toBeInViewport({ ratio: 1 });
+    // Not by squeezing the thread: on the phone it takes the screen below the header.
+    const threadBox = await page.locator('section[aria-labelledby^="thread-"]').boundingBox();
+    expect(threadBox!.height).toBeGreaterThan(600);
     await page.setViewportSize(laptop);
     await expect(page.getByRole('link', { name: carName, exact: true })).toHaveAttribute(
       'href',

@@ -286,10 +286,11 @@ function useMarkReadWhileShown(conversation: Conversation | undefined) {
 }
 
 /**
- * Keeps the composer on the first screen: the thread is as tall as the room left below its top
- * (28 to 44rem), so a banner above it (an unconfirmed address) shortens it instead of pushing the
- * composer down; and opening a thread whose bottom is still below the screen (a phone) scrolls
- * the page just enough to show it.
+ * Keeps the composer on screen. Where the room left below the thread's top holds a usable
+ * thread (28rem or more), the thread takes that room, up to 44rem: a banner above it (an
+ * unconfirmed address) shortens it instead of pushing the composer down. Where it does not (a
+ * phone), the thread takes the screen below the header and opening it scrolls the page just
+ * enough to show its bottom.
  */
 function useFitsTheScreen(section: RefObject<HTMLElement | null>, id: string, shown: boolean) {
   useLayoutEffect(() => {
@@ -299,7 +300,8 @@ function useFitsTheScreen(section: RefObject<HTMLElement | null>, id: string, sh
       const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
       const top = element.getBoundingClientRect().top + window.scrollY;
       const room = window.innerHeight - top - rem;
-      element.style.height = `${Math.min(44 * rem, Math.max(28 * rem, room))}px`;
+      const screen = window.innerHeight - 5 * rem;
+      element.style.height = `${Math.min(44 * rem, room >= 28 * rem ? room : Math.max(28 * rem, screen))}px`;
     };
     fit();
     window.addEventListener('resize', fit);

@@ -52,10 +52,15 @@ export function createMailer(options: {
         outboxDir,
         `${entry.sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
       );
-      await fs.writeFile(file, JSON.stringify(entry, null, 2)).catch(async (error: unknown) => {
+      // Written whole, then named: a reader of the folder never finds half a mail.
+      const write = async () => {
+        await fs.writeFile(`${file}.part`, JSON.stringify(entry, null, 2));
+        await fs.rename(`${file}.part`, file);
+      };
+      await write().catch(async (error: unknown) => {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         await (outboxMade = fs.mkdir(outboxDir, { recursive: true }));
-        await fs.writeFile(file, JSON.stringify(entry, null, 2));
+        await write();
       });
       log.info(
         { to: message.to, subject: message.subject, file, text: message.text },

@@ -25,8 +25,8 @@ export async function waitForMail(
 }
 
 /**
- * Waits until the mail queue has sent everything it holds (mail a transaction queued goes out
- * just after it commits), so a test can count what was sent. Fails after `timeoutMs`.
+ * Waits until the mail queue has sent everything that is due (mail a transaction queued goes
+ * out just after it commits), so a test can count what was sent. Fails after `timeoutMs`.
  */
 export async function queuedMailSent(
   app: { database: { db: Db } },
@@ -36,7 +36,8 @@ export async function queuedMailSent(
   for (;;) {
     const [left] = await queryRows<{ n: number }>(
       app.database.db,
-      sql`select count(*)::int as n from mail_queue where failed_at is null`,
+      sql`select count(*)::int as n from mail_queue
+        where failed_at is null and send_after <= now()`,
     );
     if (left!.n === 0) return;
     if (Date.now() > deadline) throw new Error(`${left!.n} queued mails were not sent`);

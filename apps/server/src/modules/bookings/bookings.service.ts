@@ -143,8 +143,8 @@ export async function createBooking(
     throw error;
   }
 
-  for (const envelope of told) live.publish(envelope);
   mail.kick();
+  for (const envelope of told) live.publish(envelope);
   return { id };
 }
 

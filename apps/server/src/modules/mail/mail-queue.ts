@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { mailQueue } from '../../db/schema.ts';
@@ -21,6 +21,7 @@ export const MAX_MAIL_ATTEMPTS = 10;
 
 /** Writes mail to be sent once the transaction commits (one statement for them all). */
 export async function queueMail(tx: Db | Tx, ...messages: MailMessage[]): Promise<void> {
+  if (messages.length === 0) return;
   await tx.insert(mailQueue).values(
     messages.map((message) => ({
       recipient: message.to,
@@ -43,14 +44,18 @@ function refusedForGood(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-/** Sends the mail that is due, batch by batch, until none is; answers how many went out. */
+/**
+ * Sends the mail that is due, batch by batch, until none is or `stopping()` says so (checked
+ * before each batch: other processes may keep queueing); answers how many went out.
+ */
 export async function deliverQueuedMail(
   db: Db,
   mailer: Mailer,
   log: FastifyBaseLogger,
+  stopping: () => boolean = () => false,
 ): Promise<number> {
   let sent = 0;
-  for (;;) {
+  while (!stopping()) {
     // One statement, so the claim commits at once and no transaction waits on the mail server.
     const claimed = await queryRows<{
       id: string;
@@ -69,7 +74,6 @@ export async function deliverQueuedMail(
           returning id, recipient, subject, body, headers, attempts`,
     );
     if (claimed.length === 0) return sent;
-    const delivered: string[] = [];
     for (const mail of claimed) {
       try {
         await mailer.send({
@@ -78,7 +82,8 @@ export async function deliverQueuedMail(
           text: mail.body,
           ...(mail.headers ? { headers: mail.headers } : {}),
         });
-        delivered.push(mail.id);
+        // Each sent mail leaves the queue at once: a claim outlasts one send, not a batch of them.
+        await db.delete(mailQueue).where(eq(mailQueue.id, mail.id));
         sent += 1;
       } catch (error) {
         const lastError = String((error as Error).message ?? error).slice(0, 1000);
@@ -100,10 +105,8 @@ export async function deliverQueuedMail(
           .where(eq(mailQueue.id, mail.id));
       }
     }
-    // Sent mail leaves the queue in one statement a batch. Were the process to die before it,
-    // the claim runs out and that batch is sent again: at least once, as said above.
-    if (delivered.length > 0) await db.delete(mailQueue).where(inArray(mailQueue.id, delivered));
   }
+  return sent;
 }
 
 /**
@@ -116,26 +119,27 @@ export function createMailSender(db: Db, mailer: Mailer, log: FastifyBaseLogger)
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  const run = (): Promise<void> =>
-    deliverQueuedMail(db, mailer, log)
-      .then(
-        () => undefined,
-        (error: unknown) => log.error({ err: error }, 'sending queued mail failed'),
-      )
-      .then(() => {
-        if (again && !stopped) {
-          again = false;
-          return run();
-        }
-        running = undefined;
-      });
+  const run = async () => {
+    do {
+      again = false;
+      try {
+        await deliverQueuedMail(db, mailer, log, () => stopped);
+      } catch (error) {
+        log.error({ err: error }, 'sending queued mail failed');
+      }
+    } while (again && !stopped);
+    running = undefined;
+  };
   return {
     kick(): void {
       if (stopped) return;
       if (running) again = true;
       else running = run();
     },
-    /** Waits for a run under way, so the database is never closed beneath it. */
+    /**
+     * Waits for the batch under way (no new one starts), so the database is never closed
+     * beneath it; what is left is sent by the next process that runs the queue.
+     */
     async stop(): Promise<void> {
       stopped = true;
       await running;

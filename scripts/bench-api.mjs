@@ -287,6 +287,7 @@ async function run(label, env) {
       }
       await load(origin, call.product); // warm up both
       await load(twinOrigin, call.twin);
+      await fetch(`${twinOrigin}/settle`);
       if (profiling) await fetch(`${twinOrigin}/profile/start`);
       const api = await load(origin, call.product);
       if (profiling) {
@@ -298,6 +299,7 @@ async function run(label, env) {
         await fetch(`${twinOrigin}/profile/stop?file=${encodeURIComponent(file)}`);
         printTopFrames(file);
       }
+      await fetch(`${twinOrigin}/settle`);
       const twin = await load(twinOrigin, call.twin);
       const ratio = api.rps / twin.rps;
       const target = call.read ? targets[label].read : targets[label].write;

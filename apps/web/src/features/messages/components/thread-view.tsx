@@ -290,29 +290,40 @@ function useMarkReadWhileShown(conversation: Conversation | undefined) {
  * thread (28rem or more), the thread takes that room, up to 44rem: a banner above it (an
  * unconfirmed address) shortens it instead of pushing the composer down. Where it does not (a
  * phone), the thread takes the screen below the header and opening it scrolls the page just
- * enough to show its bottom.
+ * enough to show its composer. Measured again whenever the page's size changes (a banner or an
+ * alert above comes or goes, the window turns).
  */
-function useFitsTheScreen(section: RefObject<HTMLElement | null>, id: string, shown: boolean) {
+function useFitsTheScreen(element: HTMLElement | null, id: string, composer: boolean) {
   useLayoutEffect(() => {
-    const element = section.current;
     if (!element) return;
     const fit = () => {
       const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
       const top = element.getBoundingClientRect().top + window.scrollY;
       const room = window.innerHeight - top - rem;
       const screen = window.innerHeight - 5 * rem;
-      element.style.height = `${Math.min(44 * rem, room >= 28 * rem ? room : Math.max(28 * rem, screen))}px`;
+      const height = Math.min(44 * rem, room >= 28 * rem ? room : Math.max(28 * rem, screen));
+      element.style.height = `${height}px`;
     };
     fit();
     window.addEventListener('resize', fit);
-    return () => window.removeEventListener('resize', fit);
-  }, [section, shown]);
+    // In the next frame: resizing the thread inside the observer's callback would report a loop.
+    let frame = 0;
+    const above = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(fit);
+    });
+    above.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', fit);
+      above.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [element]);
   useEffect(() => {
-    const element = section.current;
-    if (element && element.getBoundingClientRect().bottom > window.innerHeight) {
+    if (composer && element && element.getBoundingClientRect().bottom > window.innerHeight) {
       element.scrollIntoView({ block: 'nearest' });
     }
-  }, [section, id, shown]);
+  }, [element, id, composer]);
 }
 
 /** One conversation: its car, its messages (live), and the composer while it is open. */
@@ -326,8 +337,10 @@ export function ThreadView({ id }: { id: string }) {
     isFetching,
   } = useConversation(id);
   useMarkReadWhileShown(conversation);
-  const section = useRef<HTMLElement>(null);
-  useFitsTheScreen(section, id, conversation !== undefined);
+  // A state, not a ref: the section is drawn anew after a loading error, and measured again.
+  const [section, setSection] = useState<HTMLElement | null>(null);
+  const closed = conversation ? closedReasonText(conversation) : undefined;
+  useFitsTheScreen(section, id, Boolean(conversation && conversation.you !== null && !closed));
 
   if (isPending) {
     return (
@@ -349,10 +362,9 @@ export function ThreadView({ id }: { id: string }) {
       />
     );
   }
-  const closed = closedReasonText(conversation);
   return (
     <section
-      ref={section}
+      ref={setSection}
       aria-labelledby={`thread-${id}`}
       className="flex h-[min(44rem,calc(100dvh-9rem))] min-h-[28rem] flex-col rounded-box border border-base-300 bg-base-100"
     >

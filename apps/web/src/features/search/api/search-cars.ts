@@ -1,7 +1,7 @@
 import type { SearchResult } from '@carmarket/shared';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
 import { searchKeys } from './query-keys';
 
 const firstPage = (query: string, signal?: AbortSignal) => {
@@ -36,7 +36,10 @@ export function useSearchCars(query: string) {
         if (early?.query === query && Date.now() - early.at < 10_000) {
           const { answer } = early;
           early = undefined;
-          return answer.catch(() => firstPage(query, signal));
+          return answer.catch((error: unknown) => {
+            if (error instanceof ApiError && error.status === 401) return firstPage(query, signal);
+            throw error;
+          });
         }
         return firstPage(query, signal);
       }

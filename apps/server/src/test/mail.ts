@@ -25,8 +25,9 @@ export async function waitForMail(
 }
 
 /**
- * Waits until the mail queue has sent everything that is due (mail a transaction queued goes
- * out just after it commits), so a test can count what was sent. Fails after `timeoutMs`.
+ * Waits until the mail queue has sent everything that is due or being sent (mail a transaction
+ * queued goes out just after it commits), so a test can count what was sent; mail waiting for a
+ * later try after a failure is not waited for. Fails after `timeoutMs`.
  */
 export async function queuedMailSent(
   app: { database: { db: Db } },
@@ -36,8 +37,9 @@ export async function queuedMailSent(
   for (;;) {
     const [left] = await queryRows<{ n: number }>(
       app.database.db,
+      // Due, or claimed and being sent (no error yet); not waiting for a later try.
       sql`select count(*)::int as n from mail_queue
-        where failed_at is null and send_after <= now()`,
+        where failed_at is null and (send_after <= now() or last_error is null)`,
     );
     if (left!.n === 0) return;
     if (Date.now() > deadline) throw new Error(`${left!.n} queued mails were not sent`);

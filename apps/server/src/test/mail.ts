@@ -2,6 +2,21 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.ts';
 import { readOutbox, type OutboxEntry } from '../plugins/mail.ts';
 
+/** What `look` finds, asked every 25 ms; fails with `missing()` after `timeoutMs`. */
+async function waitUntil<T>(
+  look: () => Promise<T | undefined>,
+  timeoutMs: number,
+  missing: () => string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(missing());
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /**
  * The mail to `to` whose subject matches, once the server has written it to its outbox: account
  * mail goes out after the answer (so answers take as long whether or not an address has an
@@ -13,15 +28,14 @@ export async function waitForMail(
   subject: RegExp,
   timeoutMs = 5000,
 ): Promise<OutboxEntry> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await readOutbox(app.outboxDir)).findLast(
-      (mail) => mail.to.toLowerCase() === to.toLowerCase() && subject.test(mail.subject),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} about ${subject} came`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitUntil(
+    async () =>
+      (await readOutbox(app.outboxDir)).findLast(
+        (mail) => mail.to.toLowerCase() === to.toLowerCase() && subject.test(mail.subject),
+      ),
+    timeoutMs,
+    () => `no mail to ${to} about ${subject} came`,
+  );
 }
 
 /**
@@ -33,18 +47,21 @@ export async function queuedMailSent(
   app: { database: { db: Db } },
   timeoutMs = 5000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [left] = await queryRows<{ n: number }>(
-      app.database.db,
-      // Due, or claimed and being sent (no error yet); not waiting for a later try.
-      sql`select count(*)::int as n from mail_queue
-        where failed_at is null and (send_after <= now() or last_error is null)`,
-    );
-    if (left!.n === 0) return;
-    if (Date.now() > deadline) throw new Error(`${left!.n} queued mails were not sent`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let left = 0;
+  await waitUntil(
+    async () => {
+      const [row] = await queryRows<{ n: number }>(
+        app.database.db,
+        // Due, or claimed and being sent (no error yet); not waiting for a later try.
+        sql`select count(*)::int as n from mail_queue
+          where failed_at is null and (send_after <= now() or last_error is null)`,
+      );
+      left = row!.n;
+      return left === 0 ? true : undefined;
+    },
+    timeoutMs,
+    () => `${left} queued mails were not sent`,
+  );
 }
 
 /** Every mail to `to` so far, oldest first. */

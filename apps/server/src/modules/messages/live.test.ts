@@ -12,7 +12,7 @@ import {
 } from '@carmarket/shared';
 import { listing, user } from '../../db/schema.ts';
 import { register, signInAs, TestClient } from '../../test/client.ts';
-import { waitForMail } from '../../test/mail.ts';
+import { linkIn, waitForMail } from '../../test/mail.ts';
 import { demoListings } from '../../test/fixtures.ts';
 import { openStream, type SseEvent, type SseStream } from '../../test/sse.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -345,7 +345,7 @@ describe('the live stream of conversations', () => {
       redirectTo: '/reset-password',
     });
     const mail = await waitForMail(app, buyer.account.email, /reset/i);
-    const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+    const link = linkIn(mail);
     const visit = await new TestClient(app).get(link.pathname + link.search);
     const token = new URL(visit.headers.get('location')!, app.baseUrl).searchParams.get('token')!;
     const reset = await new TestClient(app).post('/api/auth/reset-password', {

@@ -9,7 +9,7 @@ import {
 import { account, booking, listing, user } from '../../db/schema.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
-import { mailsTo, waitForMail } from '../../test/mail.ts';
+import { linkIn, mailsTo, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
 
@@ -253,7 +253,7 @@ describe('deleting my own account', () => {
     expect((await person.get(`/api/user/buyer/${person.account.email}`)).status).toBe(200);
     const tokenOf = async () => {
       const mail = await waitForMail(app, person.account.email, /Confirm deleting/);
-      const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+      const link = linkIn(mail);
       expect(link.pathname).toBe('/dashboard/settings');
       return link.hash.replace(/^#delete=/, '');
     };

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '@carmarket/shared';
 import type { Db } from '../db/client.ts';
@@ -33,12 +33,14 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Route hook (preValidation, so anonymous callers learn nothing of the input rules): resolves the caller from the session cookie or bearer token, or answers 401. */
-    authenticate(request: FastifyRequest): Promise<void>;
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /**
      * The person signed in by the session cookie alone, as better-auth sees them (its endpoints
-     * read no bearer token), or null.
+     * read no bearer token), or null. Cookies better-auth sets while it reads the session (its
+     * daily extension, or clearing an expired one) go on `reply`, before anything the handler
+     * adds (a sign-out's clearing comes after, and wins).
      */
-    cookieSession(request: FastifyRequest): Promise<SessionUser | null>;
+    cookieSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null>;
   }
 }
 
@@ -144,7 +146,10 @@ export const authPlugin = fp(
      * for its daily extension, expired or unknown goes through better-auth, which extends or
      * clears it.
      */
-    async function fromCookie(request: FastifyRequest): Promise<SessionUser | null> {
+    async function fromCookie(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<SessionUser | null> {
       const token = readSessionToken(request.headers.cookie);
       if (!token) return null;
       const [row] = await sessionByToken(db, { token });
@@ -154,15 +159,24 @@ export const authPlugin = fp(
         row.expiresAt.getTime() <= now ||
         row.expiresAt.getTime() - sessionConfig.expiresIn * 1000 + sessionConfig.updateAge * 1000 <=
           now;
-      if (dueForExtension) return fromBetterAuth(request);
+      if (dueForExtension) return fromBetterAuth(request, reply);
       if (row.deletedAt) throw tokenError('user-disabled');
       await noteUse(row.sessionId, row.lastSeenAt);
       const { deletedAt: _deleted, expiresAt: _expires, lastSeenAt: _seen, ...person } = row;
       return person;
     }
 
-    async function fromBetterAuth(request: FastifyRequest): Promise<SessionUser | null> {
-      const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    async function fromBetterAuth(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<SessionUser | null> {
+      const { headers, response: found } = await auth.api.getSession({
+        headers: fromNodeHeaders(request.headers),
+        returnHeaders: true,
+      });
+      // Without them the browser's cookie would keep its first expiry while the session moves on.
+      const cookies = headers.getSetCookie();
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
       if (!found) return null;
       // better-auth reads the whole user row, our additional fields included.
       const person = found.user as typeof found.user & {
@@ -184,7 +198,7 @@ export const authPlugin = fp(
 
     app.decorate('cookieSession', fromCookie);
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.user) return;
       const header = request.headers.authorization;
       if (header) {
@@ -193,7 +207,7 @@ export const authPlugin = fp(
         request.user = await fromBearer(match[1]!);
         return;
       }
-      request.user = await fromCookie(request);
+      request.user = await fromCookie(request, reply);
       if (!request.user) throw new AppError(401, 'unauthenticated');
     });
   },

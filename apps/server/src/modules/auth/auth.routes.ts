@@ -317,10 +317,10 @@ export async function authRoutes(
     // The settings calls: anonymous callers learn nothing of the input rules (as preValidation).
     let caller: SessionUser | null = null;
     if (SIGNED_IN_CALLS.has(call)) {
-      caller = await app.cookieSession(request);
+      caller = await app.cookieSession(request, reply);
       if (!caller) throw new AppError(401, 'unauthenticated');
     } else if (call === 'POST /sign-out') {
-      caller = await app.cookieSession(request);
+      caller = await app.cookieSession(request, reply);
     }
 
     const rule = isPost ? BODY_RULES[endpoint] : undefined;

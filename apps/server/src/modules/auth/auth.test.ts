@@ -247,7 +247,12 @@ describe('email and password accounts', () => {
       .update(session)
       .set({ expiresAt: inSixDays })
       .where(eq(session.id, mine!.id));
-    expect((await person.get(own)).status).toBe(200);
+    const used = await person.get(own);
+    expect(used.status).toBe(200);
+    // The browser's cookie is renewed with the session; else it would expire first.
+    expect(used.headers.getSetCookie().join('\n')).toMatch(
+      /session_token=[^;]+;.*Max-Age=60480\d/i,
+    );
     const [extended] = await app.database.db
       .select({ expiresAt: session.expiresAt })
       .from(session)
@@ -259,6 +264,25 @@ describe('email and password accounts', () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(session.id, mine!.id));
     expect((await person.get(own)).status).toBe(401);
+  });
+
+  it('signs out a session that was due for its extension: the cookie is cleared, not renewed', async () => {
+    const person = await register(app);
+    await app.database.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() + 6 * 24 * 3600 * 1000) })
+      .where(
+        eq(
+          session.userId,
+          app.database.db
+            .select({ id: user.id })
+            .from(user)
+            .where(eq(user.email, person.account.email)),
+        ),
+      );
+    expect((await person.post('/api/auth/sign-out')).status).toBe(200);
+    // The browser reads its cookies in order: the clearing must come last.
+    expect(person.hasSession()).toBe(false);
   });
 
   it('refuses sign-in to a deleted account', async () => {

@@ -12,13 +12,20 @@ const proxy = {
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), entryStylesheetAlwaysLoaded()],
+  // The server build (entry-server.tsx) is loaded by the API server to render pages per request:
+  // it carries React's production build with it, whatever NODE_ENV the server runs under, and
+  // needs nothing of apps/web's dependencies at run time.
+  ...(isSsrBuild && {
+    ssr: { noExternal: true },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  }),
   server: { proxy },
   preview: { proxy },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
     emptyOutDir: true,
-    // The prerender script reads it to preload each prerendered route's chunks, then deletes it.
+    // The prerender script reads it to list each server-rendered route's chunks, then deletes it.
     manifest: true,
     // No runtime preloading of a lazy chunk's imports: Vite's helper and the lists of every chunk's
     // dependencies cost ~0.25 KB on every page, against the home page's 100 KB budget. The
@@ -27,8 +34,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     rolldownOptions: isSsrBuild
       ? {}
       : {
-          // The loader that prerendered pages use instead of the entry's script tag.
-          input: { index: 'index.html', 'start-app': 'src/start-app.ts' },
+          // The loader that prerendered pages use instead of the entry's script tag, and what
+          // holds early clicks on pages rendered per person.
+          input: {
+            index: 'index.html',
+            'start-app': 'src/start-app.ts',
+            'early-clicks': 'src/early-clicks.ts',
+          },
         },
   },
 }));

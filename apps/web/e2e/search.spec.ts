@@ -1,7 +1,7 @@
 import type { SearchResult } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { signUpBuyer } from './site';
+import { signUpBuyer, waitForHydration } from './site';
 
 const cards = (page: Page) => page.getByTestId('listing-card');
 const pricesOf = async (page: Page) =>
@@ -105,5 +105,82 @@ test.describe('finding a car', () => {
       (await page.getByRole('heading', { name: /^\d+ cars?$/ }).textContent())!,
     );
     await expect(cards(other).getByRole('heading')).toHaveText(names);
+  });
+
+  test('the search and a car page arrive with their cars in the HTML, and the app takes them over without an error', async ({
+    page,
+    browser,
+  }) => {
+    await signUpBuyer(page, 'Robin Reader');
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+
+    // Without any script: the server rendered the person's search and the car they open.
+    const noScript = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+    });
+    const bare = await noScript.newPage();
+    await bare.goto('/cars?sort=price_asc');
+    await expect(bare.getByRole('heading', { name: 'Find a car' })).toBeVisible();
+    await expect(cards(bare).first()).toBeVisible();
+    const cheapest = (await cards(bare).first().getByRole('heading').textContent())!;
+    await cards(bare).first().getByRole('link', { name: cheapest, exact: true }).click();
+    await expect(bare.getByRole('heading', { name: cheapest, level: 1 })).toBeVisible();
+    await expect(bare.getByRole('button', { name: 'Book now' })).toBeVisible();
+    const carUrl = bare.url();
+    await noScript.close();
+
+    // With it: the same page, hydrated (a mismatch would be reported as an error), then live.
+    await page.goto('/cars?sort=price_asc');
+    await waitForHydration(page);
+    await expect(cards(page).first().getByRole('heading')).toHaveText(cheapest);
+    await page.getByLabel('Sort').selectOption('price_desc');
+    await expect(page).toHaveURL(/sort=price_desc/);
+    await expect(cards(page).first().getByRole('heading')).not.toHaveText(cheapest);
+    await page.goto(carUrl);
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Book now' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test('a make ticked and Book now pressed before the page’s code has arrived are acted on once it has', async ({
+    page,
+  }) => {
+    await signUpBuyer(page, 'Quick Clicker');
+    // Hold the app's code back until the clicks are made.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/cars');
+    const toyota = page
+      .getByRole('complementary', { name: 'Filters' })
+      .getByRole('checkbox', { name: /^Toyota/ });
+    await toyota.click();
+    // Held: no tick with no search behind it.
+    await expect(toyota).not.toBeChecked();
+    release();
+    await expect(page).toHaveURL(/make=Toyota/);
+    await expect(toyota).toBeChecked();
+
+    await page.unroute(/\/assets\/index-[^/]+\.js$/);
+    const carHref = await cards(page).first().getByRole('link').first().getAttribute('href');
+    let releaseCar = () => {};
+    const carReleased = new Promise<void>((resolve) => (releaseCar = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await carReleased;
+      await route.continue();
+    });
+    await page.goto(carHref!);
+    await page.getByRole('button', { name: 'Book now' }).click();
+    releaseCar();
+    await expect(page.getByRole('dialog')).toBeVisible();
   });
 });

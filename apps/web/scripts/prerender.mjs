@@ -1,13 +1,18 @@
 /**
  * Writes the HTML of the public pages at build time, after `vite build` (client, into dist/) and
- * `vite build --ssr src/entry-server.tsx` (into dist-ssr/):
+ * `vite build --ssr src/entry-server.tsx` (into dist-ssr/, which the server also loads to render
+ * pages per person):
  *
  *   dist/index.html, dist/blog/index.html, dist/blog/<slug>/index.html   prerendered pages
  *   dist/spa.html                                                         the empty app shell
  *   dist/prerendered.json                                                 path -> file, for the server
+ *   dist/personal/<name>.html            templates of the pages the server renders per person
+ *   dist/personal-pages.json             route pattern -> template, for the server
  *
- * The server answers a path listed in prerendered.json with its file and every other app route
- * with spa.html. No inline script is written: the server's CSP allows only 'self' scripts.
+ * The server answers a path listed in prerendered.json with its file, a personal page for a
+ * signed-in person with its template filled in, and every other app route with spa.html. No
+ * inline script is written: the server's CSP allows only 'self' scripts (a personal page's data
+ * is a JSON block, which is not run).
  *
  * A prerendered page is complete without script, so instead of the entry's module script it
  * loads src/start-app.ts (built as a second, tiny entry), which adds the entry once the page has
@@ -32,14 +37,6 @@ function fail(message) {
   process.exit(1);
 }
 
-function escapeHtml(text) {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
-}
-
 const template = await readFile(join(distDir, 'index.html'), 'utf8');
 if (!template.includes(ROOT_EMPTY)) fail(`dist/index.html has no empty ${ROOT_EMPTY}`);
 if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(template)) {
@@ -53,8 +50,9 @@ if (!entryScript) fail('dist/index.html has no module script');
 const manifest = JSON.parse(await readFile(join(distDir, '.vite', 'manifest.json'), 'utf8'));
 const entryKey = 'index.html';
 const loaderKey = 'src/start-app.ts';
-if (!manifest[entryKey]?.isEntry || !manifest[loaderKey]?.isEntry) {
-  fail(`the Vite manifest lacks the entries ${entryKey} and ${loaderKey}`);
+const earlyClicksKey = 'src/early-clicks.ts';
+if (![entryKey, loaderKey, earlyClicksKey].every((key) => manifest[key]?.isEntry)) {
+  fail(`the Vite manifest lacks the entries ${entryKey}, ${loaderKey} and ${earlyClicksKey}`);
 }
 
 /** A chunk and every chunk it imports statically. */
@@ -101,9 +99,8 @@ function pageHtml({ html, title, description, source }) {
     .replace(ROOT_EMPTY, `<div id="root">${html}</div>`);
 }
 
-const { render, prerenderPaths } = await import(
-  pathToFileURL(join(ssrDir, 'entry-server.js')).href
-);
+const { render, prerenderPaths, personalPagePatterns, pageSources, pageMarks, escapeHtml } =
+  await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
 
 // The shell for every route that is not prerendered; written before index.html is replaced.
 const shellPreloads = entryImports.map(
@@ -128,6 +125,33 @@ for (const path of prerenderPaths) {
 
 await writeFile(join(distDir, 'prerendered.json'), `${JSON.stringify(written, null, 2)}\n`);
 
-// Build leftovers that should not be served or committed.
+// A personal page's template: the server puts in the title, the description, the markup and
+// the data it rendered with (fillPersonalPage, beside pageMarks in entry-server.tsx).
+const personal = {};
+await mkdir(join(distDir, 'personal'), { recursive: true });
+for (const pattern of personalPagePatterns) {
+  const file = `personal/${pattern.split('/')[1]}.html`;
+  const page = pageHtml({
+    html: pageMarks.html,
+    title: pageMarks.title,
+    description: pageMarks.description,
+    source: pageSources[pattern],
+  })
+    // Holds a click on a button until the app has taken the page over (src/early-clicks.ts).
+    .replace(
+      '</head>',
+      `  <script type="module" crossorigin src="/${manifest[earlyClicksKey].file}"></script>\n  </head>`,
+    )
+    .replace(
+      `${pageMarks.html}</div>`,
+      `${pageMarks.html}</div><script type="application/json" id="page-data">${pageMarks.data}</script>`,
+    );
+  await writeFile(join(distDir, file), page);
+  personal[pattern] = file;
+  console.log(`template of ${pattern} -> dist/${file}`);
+}
+await writeFile(join(distDir, 'personal-pages.json'), `${JSON.stringify(personal, null, 2)}\n`);
+
+// Build leftovers that should not be served or committed (dist-ssr/ itself stays for the server).
 await rm(join(distDir, '.vite'), { recursive: true, force: true });
-await rm(ssrDir, { recursive: true, force: true });
+await rm(join(ssrDir, '.vite'), { recursive: true, force: true });

@@ -8,24 +8,32 @@ import { AppProvider } from './app/provider';
 import { AppRoutes, preloadRoute } from './app/router';
 import { createQueryClient } from './lib/query-client';
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
+// Checked at build time: the prerender stops if index.html has no empty #root.
+const container = document.getElementById('root') as HTMLElement;
 
-const app = (
-  <StrictMode>
-    <AppProvider queryClient={createQueryClient()}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </AppProvider>
-  </StrictMode>
+const queryClient = createQueryClient();
+// A page rendered for the person asking holds the data it was rendered with (entry-server.tsx).
+// (`map` for its calls: it compresses 10 bytes smaller than `forEach` here, on the home page's
+// budget.)
+(
+  JSON.parse(document.getElementById('page-data')?.textContent ?? '[]') as [string[], unknown][]
+).map(([key, data]) => queryClient.setQueryData(key, data));
+
+const tree = (
+  <AppProvider queryClient={queryClient}>
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  </AppProvider>
 );
+// StrictMode only checks in development; the production build leaves it out (bytes every page pays).
+const app = import.meta.env.DEV ? <StrictMode>{tree}</StrictMode> : tree;
 
 if (container.hasChildNodes()) {
   // The page was prerendered: load its code first, so hydration renders the same page rather
   // than a loading fallback. If that fails, hydrate anyway; the error boundary explains.
   void preloadRoute(window.location.pathname)
-    .catch(() => undefined)
+    .catch(() => {})
     .then(() => hydrateRoot(container, app));
 } else {
   createRoot(container).render(app);

@@ -1,9 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../test/client.ts';
+import { listing, session, user } from '../db/schema.ts';
+import { rawRequest, register, signInAs } from '../test/client.ts';
+import { demoListings } from '../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../test/test-app.ts';
+
+/** The web app's server build, which `npm run build` writes (the test command builds first). */
+const RENDERER_DIR = path.resolve(import.meta.dirname, '../../../web/dist-ssr');
 
 /** A stand-in for `apps/web/dist` with the files the build writes. */
 async function writeDist(dir: string) {
@@ -22,6 +28,27 @@ async function writeDist(dir: string) {
     path.join(dir, 'prerendered.json'),
     JSON.stringify({ '/': 'index.html', '/blog': 'blog/index.html' }),
   );
+  // Templates of the pages rendered per person, with the marks the build writes.
+  await fs.mkdir(path.join(dir, 'personal'), { recursive: true });
+  await fs.writeFile(
+    path.join(dir, 'personal/page.html'),
+    '<!doctype html><html><head><title>%PAGE_TITLE%</title><meta name="description" content="%PAGE_DESCRIPTION%"></head><body><div id="root">%PAGE_HTML%</div><script type="application/json" id="page-data">%PAGE_DATA%</script></body></html>',
+  );
+  await fs.writeFile(
+    path.join(dir, 'personal-pages.json'),
+    JSON.stringify({
+      '/cars': 'personal/page.html',
+      '/category/:id': 'personal/page.html',
+      '/listing/:id': 'personal/page.html',
+    }),
+  );
+}
+
+/** The page's own data block, as the browser's entry reads it. */
+function pageData(html: string): [unknown[], unknown][] {
+  const found = /<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(html);
+  if (!found) throw new Error('the page has no data block');
+  return JSON.parse(found[1]!) as [unknown[], unknown][];
 }
 
 describe('serving the web app', () => {
@@ -29,6 +56,10 @@ describe('serving the web app', () => {
   beforeAll(async () => {
     const probe = await startTestApp();
     await writeDist(path.join(probe.dataDir, 'web-dist'));
+    if (!(await fs.stat(path.join(RENDERER_DIR, 'entry-server.js')).catch(() => null))) {
+      throw new Error(`${RENDERER_DIR} is missing: build the web app first (npm run build)`);
+    }
+    await fs.symlink(RENDERER_DIR, path.join(probe.dataDir, 'dist-ssr'));
     await probe.close();
     app = await startTestApp({ reuse: { dataDir: probe.dataDir, databaseUrl: probe.databaseUrl } });
   });
@@ -104,5 +135,106 @@ describe('serving the web app', () => {
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not-found');
     const asset = await app.request('/assets/missing-000000.js');
     expect(asset.status).toBe(404);
+  });
+
+  it('renders a car page and the search for the person signed in, their data beside the markup', async () => {
+    // The dearest demo car (so not the first of the cheapest-first search below) gets a name
+    // that tries to end the title and a description that tries to end the data block.
+    const [car] = (await demoListings(app)).sort((a, b) => b.repriceCents - a.repriceCents);
+    const name = 'Van </title><script>alert(2)</script>';
+    const description = 'Clean car. </script><script>alert(1)</script><!-- end';
+    await app.database.db.update(listing).set({ name, description }).where(eq(listing.id, car!.id));
+    const buyer = await signInAs(app, 'buyer@demo.local');
+
+    const page = await buyer.get(`/listing/${car!.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    expect(page.headers.get('vary')).toMatch(/cookie/i);
+    const html = await page.text();
+    // Shown as text in the title and the markup, kept whole in the data, never as a tag.
+    expect(html).toContain(
+      '<title>Van &lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; | CarMarket</title>',
+    );
+    expect(html).not.toContain('<script>alert(');
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
+    expect(root).toContain(`<h1 id="listing-title"`);
+    expect(root).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
+    const data = new Map(pageData(html).map(([key, value]) => [JSON.stringify(key), value]));
+    expect(data.get(JSON.stringify(['listing', car!.id]))).toMatchObject({
+      _id: car!.id,
+      name,
+      description,
+    });
+    const session = data.get(JSON.stringify(['auth', 'session'])) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(session.user).toMatchObject({ email: 'buyer@demo.local', roles: ['Buyer'] });
+    // What the app reads of the session, and not its token.
+    expect(Object.keys(session.session!).sort()).toEqual(['expiresAt', 'id']);
+    expect(html).not.toMatch(/"token"/);
+
+    const search = await buyer.get('/cars?sort=price_asc');
+    const searchHtml = await search.text();
+    const [results] = pageData(searchHtml).filter(([key]) => key[1] === 'search');
+    const first = (results![1] as { pages: { items: { name: string }[] }[] }).pages[0]!.items[0]!;
+    expect(results![0]).toEqual(['listing', 'search', 'sort=price_asc']);
+    expect(searchHtml).toContain(`alt="Photo of the ${first.name}"`);
+  });
+
+  it('renders a category page with its header and the search within it', async () => {
+    const [car] = await demoListings(app);
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const category = (await (
+      await buyer.get(`/api/category/${car!.categoryId}?limit=1`)
+    ).json()) as { name: string };
+    const html = await (await buyer.get(`/category/${car!.categoryId}`)).text();
+    expect(html).toContain(`<title>${category.name} | CarMarket</title>`);
+    const keys = pageData(html).map(([key]) => key);
+    expect(keys).toContainEqual(['category', car!.categoryId]);
+    expect(keys).toContainEqual(['listing', 'search', `category=${car!.categoryId}`]);
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
+    expect(root).toMatch(new RegExp(`<h1[^>]*>${category.name}</h1>`));
+    expect(root).toContain('data-testid="listing-card"');
+  });
+
+  it("renews the person's cookie when the page is what extends their session", async () => {
+    const person = await register(app);
+    const [mine] = await app.database.db
+      .select({ id: session.id })
+      .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
+      .where(eq(user.email, person.account.email));
+    // A session a day old is due for its daily extension.
+    await app.database.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() + 6 * 24 * 3600 * 1000) })
+      .where(eq(session.id, mine!.id));
+    const page = await person.get('/cars');
+    expect(await page.text()).toContain('id="page-data"');
+    expect(page.headers.getSetCookie().join('\n')).toMatch(
+      /session_token=[^;]+;.*Max-Age=60480\d/i,
+    );
+  });
+
+  it('sends the app shell to people who are not signed in, or no longer', async () => {
+    const [car] = await demoListings(app);
+    const strangers = [
+      await app.request(`/listing/${car!.id}`),
+      await app.request('/cars', { headers: { cookie: 'better-auth.session_token=forged.value' } }),
+    ];
+    const person = await register(app);
+    expect((await person.post('/api/auth/sign-out')).status).toBe(200);
+    // The cookie from before signing out, sent by hand.
+    const signedOut = await signInAs(app, person.account.email, person.account.password);
+    const cookie = signedOut.cookieHeader();
+    expect((await signedOut.post('/api/auth/sign-out')).status).toBe(200);
+    strangers.push(await app.request('/cars', { headers: { cookie } }));
+    for (const response of strangers) {
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).not.toContain('page-data');
+    }
   });
 });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -52,10 +53,17 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
     },
   });
 
-  const sendPage = (reply: FastifyReply, page: Buffer, status = 200) =>
+  const personalPages = loadPersonalPages(app, distDir);
+
+  const sendPage = (
+    reply: FastifyReply,
+    page: Buffer | string,
+    status = 200,
+    cacheControl = 'no-cache',
+  ) =>
     reply
       .status(status)
-      .header('cache-control', 'no-cache')
+      .header('cache-control', cacheControl)
       .type('text/html; charset=utf-8')
       .send(page);
   // Routes of their own, so the static plugin never treats `/` or `/blog/` as a folder (403
@@ -76,9 +84,98 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       return reply.redirect(`${redirect}${query}`, 302);
     }
     const page = pages.get(normalized);
+    if (!page && personalPages && request.method === 'GET') {
+      // The same address is someone's own page or the shell, by their cookie.
+      reply.header('vary', 'cookie');
+      const personal = await personalPages(request, reply, normalized);
+      if (personal !== undefined) {
+        return sendPage(reply, personal, 200, 'private, no-cache');
+      }
+    }
     return sendPage(reply, page ?? shell, page || isClientRoute(normalized) ? 200 : 404);
   });
 });
+
+/** What the web app's server build (dist-ssr/entry-server.js) offers the server. */
+interface PageRenderer {
+  personalPageFor(pathname: string): string | undefined;
+  renderPersonalPage(
+    url: string,
+    ask: (path: string) => Promise<unknown>,
+  ): Promise<RenderedPage | undefined>;
+  fillPersonalPage(template: string, page: RenderedPage): string;
+}
+
+interface RenderedPage {
+  html: string;
+  title: string;
+  description: string;
+  data: unknown;
+}
+
+/**
+ * The busiest pages behind sign-in (search, category, car) rendered for the person asking, with
+ * their first data in the HTML (decision 017): a template per page from the build, filled with
+ * what the web app's server build renders. Its data comes from our own API, asked in-process with
+ * the person's cookie, so the page shows exactly what the API would answer them and nothing
+ * more. Undefined where the page is not one of them, the person is not signed in, or rendering
+ * fails: the caller then sends the app shell, which does the same in the browser.
+ */
+function loadPersonalPages(app: FastifyInstance, distDir: string) {
+  const rendererFile = path.join(distDir, '..', 'dist-ssr', 'entry-server.js');
+  let templates: Map<string, string>;
+  try {
+    const listed: Record<string, string> = JSON.parse(
+      fs.readFileSync(path.join(distDir, 'personal-pages.json'), 'utf8'),
+    );
+    templates = new Map(
+      Object.entries(listed).map(([pattern, file]) => [
+        pattern,
+        fs.readFileSync(path.join(distDir, file), 'utf8'),
+      ]),
+    );
+    if (!fs.existsSync(rendererFile)) throw new Error(`${rendererFile} is missing`);
+  } catch (error) {
+    app.log.warn(
+      { err: error },
+      'pages behind sign-in are not rendered on the server (the browser draws them); run `npm run build`',
+    );
+    return undefined;
+  }
+  // Loaded on the first such page, so a process that serves only the API never holds React.
+  let renderer: Promise<PageRenderer> | undefined;
+
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathname: string,
+  ): Promise<string | undefined> => {
+    const { cookie } = request.headers;
+    if (!cookie) return undefined;
+    try {
+      renderer ??= (import(pathToFileURL(rendererFile).href) as Promise<PageRenderer>).catch(
+        (error: unknown) => {
+          renderer = undefined; // the next page tries again
+          throw error;
+        },
+      );
+      const { personalPageFor, renderPersonalPage, fillPersonalPage } = await renderer;
+      const template = templates.get(personalPageFor(pathname) ?? '');
+      if (!template) return undefined;
+      const page = await renderPersonalPage(request.url, async (apiPath) => {
+        const answer = await app.inject({ method: 'GET', url: apiPath, headers: { cookie } });
+        // The session's daily renewal (or its clearing) reaches the browser with the page.
+        const cookies = answer.headers['set-cookie'];
+        if (cookies) reply.header('set-cookie', cookies);
+        return answer.statusCode === 200 ? answer.json() : undefined;
+      });
+      return page && fillPersonalPage(template, page);
+    } catch (error) {
+      request.log.error({ err: error }, 'could not render the page; sending the app shell');
+      return undefined;
+    }
+  };
+}
 
 function isPageRequest(request: FastifyRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD';

@@ -14,15 +14,21 @@ const SessionKeeper = lazyWithPreload(
   () => import('../../features/auth/components/session-keeper'),
 );
 
+/**
+ * Marks the page as interactive once the page itself (inside the layout's Suspense boundary,
+ * which React takes over after the layout) is the app's: a page rendered ahead shows before its
+ * script has run, early-clicks.ts makes held clicks again then, and browser tests wait for it.
+ */
+function MarkInteractive() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '';
+  }, []);
+  return null;
+}
+
 export function PublicLayout() {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
-
-  // Marks the page as interactive: a prerendered page shows before its script has run, and
-  // browser tests wait for this before using buttons.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
 
   useNavigationFocus(mainRef);
   const { isSignedIn } = useSession();
@@ -37,6 +43,7 @@ export function PublicLayout() {
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
+            <MarkInteractive />
           </Suspense>
         </ErrorBoundary>
       </main>

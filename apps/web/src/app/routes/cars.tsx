@@ -3,15 +3,8 @@ import { hasRole } from '../../features/auth/roles';
 import { useSession } from '../../features/auth/use-session';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
 import { SaveSearchButton } from '../../features/saved/components/save-search-button';
-import { prefetchFirstPage } from '../../features/search/api/search-cars';
 import { SearchPage } from '../../features/search/pages/search-page';
-import { apiQueryOf } from '../../features/search/search-state';
 import { BookableCar } from './bookable-car';
-
-// Loaded to show /cars: start on its results at once.
-if (typeof window !== 'undefined' && window.location.pathname.startsWith('/cars')) {
-  prefetchFirstPage(apiQueryOf(new URLSearchParams(window.location.search)));
-}
 
 function CarsPage() {
   const { user } = useSession();

@@ -13,8 +13,8 @@ import { VerifiedBadge } from '../../features/listings/components/verified-badge
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
 import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
 import { ApiError } from '../../lib/api-client';
-import { formatTime } from '../../lib/format-date';
 import { usePage } from '../../lib/page';
+import { useLocalTime } from '../../lib/use-hydrated';
 import { NotFound } from './not-found';
 
 const STATUS_LABELS: Partial<Record<ListingStatus, string>> = {
@@ -42,8 +42,9 @@ function ListingSkeleton() {
 }
 
 function ListingView({ listing }: { listing: ListingDetail }) {
+  const reservedUntil = useLocalTime(listing.reservedUntil);
   const statusLabel = listing.reservedUntil
-    ? `Reserved until ${formatTime(listing.reservedUntil)}: another buyer is paying`
+    ? `Reserved${reservedUntil ? ` until ${reservedUntil}` : ''}: another buyer is paying`
     : STATUS_LABELS[listing.status];
   return (
     <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">

@@ -35,7 +35,10 @@ export interface Session {
  */
 export const sessionQueryKey = ['auth', 'session'] as const;
 
-function isSession(value: unknown): value is Session {
+/** better-auth's session call (after `/api`). */
+export const sessionPath = '/auth/get-session';
+
+export function isSession(value: unknown): value is Session {
   const answer = value as Partial<Session> | null;
   return !!answer?.user && !!answer.session;
 }
@@ -43,7 +46,7 @@ function isSession(value: unknown): value is Session {
 /** better-auth answers `null` when signed out; any failure also counts as signed out. */
 export async function getSession(signal?: AbortSignal): Promise<Session | null> {
   try {
-    const data = await api.get<unknown>('/auth/get-session', signal ? { signal } : {});
+    const data = await api.get<unknown>(sessionPath, signal ? { signal } : {});
     return isSession(data) ? data : null;
   } catch (error) {
     if (signal?.aborted) throw error;

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentProps } from 'react';
 
+import { useHydrated } from '../../../lib/use-hydrated';
 import { hasRole, useSession } from '../../auth';
 import type { RemoveCarButton as Button } from './remove-car-button';
 
@@ -11,7 +12,8 @@ const RemoveCarButton = lazy(() => import('./remove-car-button'));
 export function LazyRemoveCarButton(props: Omit<ComponentProps<typeof Button>, 'queryClient'>) {
   const { user } = useSession();
   const queryClient = useQueryClient();
-  if (!hasRole(user?.roles, 'admin')) return null;
+  const hydrated = useHydrated();
+  if (!hasRole(user?.roles, 'admin') || !hydrated) return null;
   return (
     <Suspense fallback={null}>
       <RemoveCarButton {...props} queryClient={queryClient} />

@@ -9,11 +9,11 @@ import { listingKeys } from './query-keys';
  * (signed in). Its cars come from the search, with the category chosen.
  */
 export function getCategory(id: string, signal?: AbortSignal): Promise<CategoryDetail> {
-  return api.get<CategoryDetail>(
-    `/category/${encodeURIComponent(id)}?limit=1`,
-    signal ? { signal } : {},
-  );
+  return api.get<CategoryDetail>(categoryPath(id), signal ? { signal } : {});
 }
+
+/** The API path of a category's name, icon and count (after `/api`). */
+export const categoryPath = (id: string) => `/category/${encodeURIComponent(id)}?limit=1`;
 
 export const categoryQueryOptions = (id: string) =>
   queryOptions({

@@ -2,8 +2,8 @@ import type { ListingCard as Listing } from '@carmarket/shared';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { formatTime } from '../../../lib/format-date';
 import { formatDistance, lengthUnitOf } from '../../../lib/units';
+import { useLocalTime } from '../../../lib/use-hydrated';
 import { fuelLabel, transmissionLabel } from '../car-labels';
 import { ListingFacts } from './listing-facts';
 import { ListingPrice } from './listing-price';
@@ -84,6 +84,7 @@ export function ListingCard({
 }) {
   const titleId = useId();
   const href = listingPath(listing._id);
+  const reservedUntil = useLocalTime(listing.reservedUntil);
   return (
     <article
       aria-labelledby={titleId}
@@ -115,7 +116,7 @@ export function ListingCard({
         </p>
         {listing.reservedUntil && (
           <p className="mt-2 inline-block self-start rounded-full bg-base-200 px-3 py-0.5 text-sm font-semibold">
-            Reserved until {formatTime(listing.reservedUntil)}
+            {reservedUntil ? `Reserved until ${reservedUntil}` : 'Reserved'}
           </p>
         )}
         <div className="mt-3">

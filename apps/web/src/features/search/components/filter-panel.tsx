@@ -12,11 +12,18 @@ import {
 } from '../search-state';
 import { PlacePicker } from './place-picker';
 
-type Change = (next: URLSearchParams) => void;
+/**
+ * Changes the search: from the address's query as it is now, which may be newer than the one
+ * last drawn (a change still rendering), answers the next one.
+ */
+type Change = (update: (current: URLSearchParams) => URLSearchParams) => void;
 
 const count = new Intl.NumberFormat('en-US');
-const THIS_YEAR = new Date().getFullYear();
-const YEARS = Array.from({ length: THIS_YEAR + 2 - 1990 }, (_, i) => THIS_YEAR + 1 - i);
+/** Model years to choose from, next year's first (asked each time: a server runs for years). */
+function modelYears(): number[] {
+  const thisYear = new Date().getFullYear();
+  return Array.from({ length: thisYear + 2 - 1990 }, (_, i) => thisYear + 1 - i);
+}
 // In the unit shown (lengthUnit); the address and the API take kilometres.
 const MILEAGES = [10_000, 25_000, 50_000, 75_000, 100_000, 150_000, 200_000];
 const RADII = [10, 25, 50, 100, 200, 500];
@@ -68,7 +75,7 @@ function Checklist({
                 type="checkbox"
                 className="checkbox checkbox-sm"
                 checked={chosen.includes(value)}
-                onChange={() => onChange(toggleValue(params, name, value))}
+                onChange={() => onChange((current) => toggleValue(current, name, value))}
               />
               <span className="flex-1">{labelOf(name, value)}</span>
               <span className="text-muted tabular-nums">{count.format(n)}</span>
@@ -172,7 +179,9 @@ export function FilterPanel({
 }) {
   const [placeText, setPlaceText] = useState(params.get('placeName') ?? '');
   useEffect(() => setPlaceText(params.get('placeName') ?? ''), [params]);
-  const set = (key: string) => (value: string) => onChange(setValue(params, key, value || null));
+  const set = (key: string) => (value: string) =>
+    onChange((current) => setValue(current, key, value || null));
+  const years = modelYears();
 
   return (
     <div aria-busy={!facets || undefined}>
@@ -194,12 +203,12 @@ export function FilterPanel({
           <PriceInput
             label="From"
             cents={params.get('priceMin')}
-            onCommit={(cents) => onChange(setValue(params, 'priceMin', cents))}
+            onCommit={(cents) => onChange((current) => setValue(current, 'priceMin', cents))}
           />
           <PriceInput
             label="To"
             cents={params.get('priceMax')}
-            onCommit={(cents) => onChange(setValue(params, 'priceMax', cents))}
+            onCommit={(cents) => onChange((current) => setValue(current, 'priceMax', cents))}
           />
         </div>
         {facets && facets.price.length > 0 && (
@@ -210,9 +219,9 @@ export function FilterPanel({
                   type="button"
                   className="rounded-full border border-base-300 px-2 py-0.5 text-xs hover:bg-base-200"
                   onClick={() =>
-                    onChange(
+                    onChange((current) =>
                       setValue(
-                        setValue(params, 'priceMin', range.min ? String(range.min) : null),
+                        setValue(current, 'priceMin', range.min ? String(range.min) : null),
                         'priceMax',
                         range.max === null ? null : String(range.max),
                       ),
@@ -233,13 +242,13 @@ export function FilterPanel({
         <div className="flex gap-2">
           <Select label="From" value={params.get('yearMin') ?? ''} onChange={set('yearMin')}>
             <option value="">Any</option>
-            {YEARS.map((year) => (
+            {years.map((year) => (
               <option key={year}>{year}</option>
             ))}
           </Select>
           <Select label="To" value={params.get('yearMax') ?? ''} onChange={set('yearMax')}>
             <option value="">Any</option>
-            {YEARS.map((year) => (
+            {years.map((year) => (
               <option key={year}>{year}</option>
             ))}
           </Select>
@@ -261,24 +270,26 @@ export function FilterPanel({
           text={placeText}
           onText={(text) => {
             setPlaceText(text);
-            if (!text && params.get('near')) onChange(setValue(params, 'near', null));
+            if (!text && params.get('near')) onChange((current) => setValue(current, 'near', null));
           }}
-          onPick={(place) => {
-            const next = setValue(
-              setValue(params, 'near', String(place.id)),
-              'placeName',
-              place.label,
-            );
-            if (!next.get('radiusKm')) next.set('radiusKm', PICKED_RADIUS_KM);
-            onChange(next);
-          }}
+          onPick={(place) =>
+            onChange((current) => {
+              const next = setValue(
+                setValue(current, 'near', String(place.id)),
+                'placeName',
+                place.label,
+              );
+              if (!next.get('radiusKm')) next.set('radiusKm', PICKED_RADIUS_KM);
+              return next;
+            })
+          }
         />
         <div className="mt-2">
           <Select
             label={params.get('near') ? 'Within' : 'Within (pick a place first)'}
             value={params.get('radiusKm') ?? PICKED_RADIUS_KM}
             disabled={!params.get('near')}
-            onChange={(value) => onChange(setValue(params, 'radiusKm', value))}
+            onChange={(value) => onChange((current) => setValue(current, 'radiusKm', value))}
           >
             {RADII.map((radius) => (
               <option key={radius} value={toKm(radius, lengthUnit)}>

@@ -175,7 +175,10 @@ export function SearchPage({
 
   usePage({ title: title ?? (q ? `Cars matching “${q}”` : 'Find a car') });
 
-  const change = (next: URLSearchParams, replace = false) => setParams(() => next, { replace });
+  // Each change starts from the address as it is now: one made while the last still renders
+  // (a navigation is a transition) must not undo it.
+  const change = (update: (current: URLSearchParams) => URLSearchParams, replace = false) =>
+    setParams(update, { replace });
 
   let results;
   if (loading && !isError) {
@@ -213,7 +216,7 @@ export function SearchPage({
                   <button
                     type="button"
                     className="button button-outline button-sm"
-                    onClick={() => change(removeChip(params, chip))}
+                    onClick={() => change((current) => removeChip(current, chip))}
                   >
                     Remove {chip.label}
                   </button>
@@ -245,13 +248,18 @@ export function SearchPage({
     );
   }
 
-  const panel = <FilterPanel params={params} facets={facets} onChange={(next) => change(next)} />;
+  const panel = (
+    <FilterPanel params={params} facets={facets} onChange={(update) => change(update)} />
+  );
 
   return (
     <section className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
       {header ?? <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Find a car</h1>}
       <div className="mt-4 flex gap-3">
-        <SearchBox value={q} onSearch={(text) => change(setValue(params, 'q', text), true)} />
+        <SearchBox
+          value={q}
+          onSearch={(text) => change((current) => setValue(current, 'q', text), true)}
+        />
         <button
           type="button"
           className="button button-outline lg:hidden"
@@ -286,7 +294,10 @@ export function SearchPage({
                 id="search-sort"
                 className="select select-sm"
                 value={sort}
-                onChange={(event) => change(setValue(params, 'sort', event.target.value))}
+                onChange={(event) => {
+                  const chosen = event.target.value;
+                  change((current) => setValue(current, 'sort', chosen));
+                }}
               >
                 {(Object.keys(SORTS) as SearchSort[])
                   .filter(
@@ -308,7 +319,7 @@ export function SearchPage({
                   <button
                     type="button"
                     className="inline-flex items-center gap-1 rounded-full bg-base-200 px-3 py-1 text-sm hover:bg-base-300"
-                    onClick={() => change(removeChip(params, chip))}
+                    onClick={() => change((current) => removeChip(current, chip))}
                   >
                     {chip.label}
                     <span aria-hidden="true">×</span>
@@ -320,7 +331,7 @@ export function SearchPage({
                 <button
                   type="button"
                   className="text-link px-2 py-1 text-sm"
-                  onClick={() => change(clearFilters(params))}
+                  onClick={() => change(clearFilters)}
                 >
                   Clear all
                 </button>
@@ -337,7 +348,7 @@ export function SearchPage({
           <button
             type="button"
             className="button button-outline flex-1"
-            onClick={() => change(clearFilters(params))}
+            onClick={() => change(clearFilters)}
           >
             Clear all
           </button>

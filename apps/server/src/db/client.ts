@@ -88,10 +88,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
-    // Prepared statements (db/prepared.ts) save parsing; each run is still planned for its own
-    // values, as an unnamed statement is: a plan made once for "any make" could be a poor one
-    // for a rare make among a million cars.
-    options: '-c plan_cache_mode=force_custom_plan',
+    // PostgreSQL's own plan caching (plan_cache_mode=auto): a named statement (db/prepared.ts)
+    // keeps a generic plan once it costs no more than planning for each run's values (planning
+    // My Products' four joins and subqueries took as long as running it). Searches are sent
+    // unnamed, so each is planned for its values (decision 018).
   });
   // A client that loses its server (a restart, pg_terminate_backend, a failover) emits 'error';
   // without a listener that kills the process. The pool listens while a client is idle; this one

@@ -203,6 +203,18 @@ export interface SearchOutcome {
   facets?: Facets;
 }
 
+/** Values whose best plan is the same whichever they are: a category's newest cars, a page on. */
+const PLAN_ONCE_VALUES = new Set(['category', 'limit', 'cursorKey', 'cursorId']);
+
+/**
+ * Whether a search's statements may keep one plan for every value (db/prepared.ts): the newest
+ * cars of any category, or of all, read one index (`listing_onsale_category_idx`,
+ * `listing_onsale_newest_idx`) from the start or a cursor; what the category page asks.
+ */
+function plannedOnce(sort: SearchSort, values: Record<string, unknown>): boolean {
+  return sort === 'newest' && Object.keys(values).every((name) => PLAN_ONCE_VALUES.has(name));
+}
+
 /** One page of cars matching a search, its total, and the facet counts when asked for. */
 export async function searchListings(db: Db, query: SearchQuery): Promise<SearchOutcome> {
   const origin = originOf(query);
@@ -225,6 +237,7 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
   }
   const direction = spec.desc ? sql`desc` : sql`asc`;
   const shape = `${sort}:${Object.keys(statement.values).join(',')}`;
+  const planOnce = plannedOnce(sort, statement.values);
   // The sample's size, asked of the planner's statistics at most once per search.
   let percent: Promise<number> | undefined;
   const sample = () => (percent ??= samplePercent(db, FACET_SAMPLE_ROWS));
@@ -247,8 +260,9 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
         .where(and(where, after))
         .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
         .limit(sql.placeholder('limit') as unknown as number),
+      { planOnce },
     ).execute(statement.values),
-    countMatches(db, { shape, where, values: statement.values }, inlined, sample),
+    countMatches(db, { shape, planOnce, where, values: statement.values }, inlined, sample),
     query.facets === '1' || query.facets === 'true'
       ? countFacets(db, inlined(), sample)
       : undefined,
@@ -277,6 +291,7 @@ export async function countSearch(
     db,
     {
       shape: `${sort}:${Object.keys(statement.values).join(',')}`,
+      planOnce: plannedOnce(sort, statement.values),
       where,
       values: statement.values,
     },
@@ -293,7 +308,7 @@ export async function countSearch(
  */
 async function countMatches(
   db: Db,
-  prepared: { shape: string; where: SQL; values: Record<string, unknown> },
+  prepared: { shape: string; planOnce: boolean; where: SQL; values: Record<string, unknown> },
   inlined: () => { where: SQL },
   sample: () => Promise<number>,
 ) {
@@ -316,6 +331,7 @@ async function countMatches(
         .limit(EXACT_COUNT_LIMIT + 1)
         .as('matches'),
     ),
+    { planOnce: prepared.planOnce },
   ).execute(prepared.values);
   const exact = counted?.n ?? 0;
   if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };

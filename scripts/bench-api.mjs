@@ -7,8 +7,8 @@
 //
 //   BENCH_SECONDS (5), BENCH_CONCURRENCY (32), BENCH_PORT (3298; the twins use the next port),
 //   --no-build, --only=<part of a call's name>, --db=pglite|postgres (one database), --profile (a CPU profile of the server while each
-//   call is measured, saved in bench-profiles/ with its top frames printed), BENCH_SHOW_SQL=1 (print
-//   each call's recorded statements)
+//   call is measured, saved in bench-profiles/ with its top frames printed, and one of its twin), BENCH_SHOW_SQL=1 (print
+//   each call's recorded statements), --keep (leave the PostgreSQL database, to EXPLAIN on it)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +27,7 @@ const twinOrigin = `http://127.0.0.1:${port + 1}`;
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const profiling = process.argv.includes('--profile');
 const onlyDatabase = process.argv.find((arg) => arg.startsWith('--db='))?.slice('--db='.length);
+const keepDatabase = process.argv.includes('--keep');
 const profileDir = path.join(root, 'bench-profiles');
 const serverEntry = path.join(root, 'apps/server/dist/api-bench-server.js');
 
@@ -300,7 +301,16 @@ async function run(label, env) {
         printTopFrames(file);
       }
       await fetch(`${twinOrigin}/settle`);
+      if (profiling) await fetch(`${twinOrigin}/profile/start`);
       const twin = await load(twinOrigin, call.twin);
+      if (profiling) {
+        // The twin's own, to set beside the product's (not printed).
+        const file = path.join(
+          profileDir,
+          `${label}-${call.name}-twin.cpuprofile`.replace(/[^\w.-]+/g, '-'),
+        );
+        await fetch(`${twinOrigin}/profile/stop?file=${encodeURIComponent(file)}`);
+      }
       const ratio = api.rps / twin.rps;
       const target = call.read ? targets[label].read : targets[label].write;
       const p99Target = label === 'PostgreSQL' && call.read ? 50 : undefined;
@@ -339,7 +349,8 @@ if (adminUrl) {
   try {
     missed.push(...(await run('PostgreSQL', { DATABASE_URL: url.toString() })));
   } finally {
-    await client.query(`drop database if exists "${name}" with (force)`);
+    if (keepDatabase) console.log(`\n(database kept: ${url})`);
+    else await client.query(`drop database if exists "${name}" with (force)`);
     await client.end();
   }
 } else {

@@ -85,6 +85,17 @@ export const user = pgTable(
   ],
 );
 
+/**
+ * How many live (undeleted) accounts hold each role, and `*` how many there are in all: the
+ * admin's people lists show their totals without counting 10,000 rows a page (decision 018).
+ * Kept by triggers on "user" (migration 0011), whatever writes it: registration, a role added,
+ * a deletion, better-auth's own writes.
+ */
+export const userCount = pgTable('user_count', {
+  role: text('role').primaryKey(),
+  live: integer('live').notNull(),
+});
+
 export const session = pgTable(
   'session',
   {

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, user } from '../../db/schema.ts';
+import { prepared } from '../../db/prepared.ts';
+import { auditLog, user, userCount } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -11,6 +12,60 @@ import { listingsOfSeller } from '../listings/seller.service.ts';
 import type { LiveHub } from '../messages/live.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
 
+/** A page of the admin's people list, prepared once for each of its four shapes. */
+function selectUsers(db: Db, { role, text }: { role: boolean; text: boolean }) {
+  return db
+    .select({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      roles: user.roles,
+      verified: user.verified,
+      createdAt: user.createdAt,
+    })
+    .from(user)
+    .where(usersWhere({ role, text }))
+    .orderBy(desc(user.createdAt), asc(user.email))
+    .limit(sql.placeholder('limit') as unknown as number)
+    .offset(sql.placeholder('offset') as unknown as number);
+}
+
+function usersWhere({ role, text }: { role: boolean; text: boolean }) {
+  const pattern = sql.placeholder('pattern');
+  return and(
+    isNull(user.deletedAt),
+    // Someone holding two roles is in both lists (decision 016).
+    role ? sql`${user.roles} @> array[${sql.placeholder('role')}]::text[]` : undefined,
+    text ? or(ilike(user.name, pattern), ilike(user.email, pattern)) : undefined,
+  );
+}
+
+const usersPage = {
+  all: prepared('users_page', (db) => selectUsers(db, { role: false, text: false })),
+  role: prepared('users_page_role', (db) => selectUsers(db, { role: true, text: false })),
+  text: prepared('users_page_text', (db) => selectUsers(db, { role: false, text: true })),
+  both: prepared('users_page_role_text', (db) => selectUsers(db, { role: true, text: true })),
+};
+
+const countUsersFound = {
+  text: prepared('users_found', (db) =>
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(user)
+      .where(usersWhere({ role: false, text: true })),
+  ),
+  both: prepared('users_found_role', (db) =>
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(user)
+      .where(usersWhere({ role: true, text: true })),
+  ),
+};
+
+/**
+ * A page of the people an admin looks for, newest first, and how many there are: counted when
+ * searched by name or email, read from the counts the triggers on "user" keep otherwise.
+ */
 export async function listUsers(
   db: Db,
   query: {
@@ -20,35 +75,36 @@ export async function listUsers(
     pageSize: number;
   },
 ) {
-  const filters: SQL[] = [isNull(user.deletedAt)];
-  // Someone holding two roles is in both lists (decision 016).
-  if (query.role) filters.push(sql`${user.roles} @> array[${query.role}]::text[]`);
-  if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    filters.push(or(ilike(user.name, pattern), ilike(user.email, pattern))!);
-  }
-  const where = and(...filters);
-  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
-    db
-      .select({
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        roles: user.roles,
-        verified: user.verified,
-        createdAt: user.createdAt,
-      })
-      .from(user)
-      .where(where)
-      .orderBy(desc(user.createdAt), asc(user.email))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(user)
-      .where(where),
+  const values = {
+    role: query.role,
+    pattern: query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  };
+  const shape = query.q ? (query.role ? 'both' : 'text') : query.role ? 'role' : 'all';
+  const [rows, total] = await Promise.all([
+    usersPage[shape](db, values),
+    shape === 'both' || shape === 'text'
+      ? countUsersFound[shape](db, values).then(([counted]) => counted?.total ?? 0)
+      : countLiveAccounts(db, query.role ?? ALL_ROLES),
   ]);
   return { rows, total };
+}
+
+/** How `user_count` names every live account, whatever its roles. */
+const ALL_ROLES = '*';
+
+const liveAccounts = prepared('live_accounts', (db) =>
+  db
+    .select({ live: userCount.live })
+    .from(userCount)
+    .where(eq(userCount.role, sql.placeholder('role'))),
+);
+
+/** Live accounts holding a role (or all of them), as the triggers on "user" keep them counted. */
+async function countLiveAccounts(db: Db, role: string): Promise<number> {
+  const [counted] = await liveAccounts(db, { role });
+  return counted?.live ?? 0;
 }
 
 async function liveUser(db: Db, id: string) {

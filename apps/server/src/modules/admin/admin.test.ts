@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminUserListSchema,
@@ -92,6 +92,63 @@ describe('admin calls', () => {
     expect(page1.map((u) => u._id)).not.toEqual(page2.map((u) => u._id));
     expect((await admin.get('/api/all/user?role=Wizard')).status).toBe(400);
     expect((await admin.get('/api/all/user?page=0')).status).toBe(400);
+  });
+
+  it("gives each list's total as a count of its live accounts would, after sign-ups, a role added and deletions", async () => {
+    const { db } = app.database;
+    const totalOf = async (query: string) =>
+      Number((await admin.get(`/api/all/user${query}`)).headers.get('x-total-count'));
+    const counted = async (role?: string) => {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(user)
+        .where(
+          and(
+            isNull(user.deletedAt),
+            role ? sql`${user.roles} @> array[${role}]::text[]` : undefined,
+          ),
+        );
+      return row!.n;
+    };
+    const expectTotals = async () => {
+      expect(await totalOf('')).toBe(await counted());
+      for (const role of ['Buyer', 'Seller', 'admin']) {
+        expect(await totalOf(`?role=${role}`), role).toBe(await counted(role));
+      }
+    };
+    await expectTotals();
+
+    const buyer = await register(app);
+    const seller = await register(app, { role: 'Seller' });
+    await register(app, { role: undefined }); // an account that has not chosen its type yet
+    await expectTotals();
+    const buyersBefore = await totalOf('?role=Buyer');
+
+    // A buyer who starts selling is in both lists.
+    expect((await buyer.post('/api/user/roles', { role: 'Seller' })).status).toBe(200);
+    expect(await totalOf('?role=Buyer')).toBe(buyersBefore);
+    await expectTotals();
+
+    for (const gone of [buyer, seller]) {
+      const id = await idOf(app, gone.account.email);
+      expect((await admin.request(`/api/user/remove/${id}`, { method: 'DELETE' })).status).toBe(
+        200,
+      );
+    }
+    expect(await totalOf('?role=Buyer')).toBe(buyersBefore - 1);
+    await expectTotals();
+
+    // Writes made straight to the table are counted too: many rows at once, and a row removed.
+    await db.insert(user).values(
+      Array.from({ length: 3 }, (_, i) => ({
+        name: `Straight ${i}`,
+        email: `straight${i}.${Date.now()}@example.com`,
+        roles: ['Buyer' as const],
+      })),
+    );
+    await expectTotals();
+    await db.delete(user).where(like(user.email, 'straight%'));
+    await expectTotals();
   });
 
   it('verifies a seller: the badge shows on their cars, and the call is audited', async () => {

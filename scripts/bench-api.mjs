@@ -279,7 +279,7 @@ async function run(label, env) {
       `  ${'GET /api/health (no database)'.padEnd(34)} ${fmt(baseline.rps)} req/s  p50 ${fmt(baseline.p50, 1)}  p99 ${fmt(baseline.p99, 1)} ms`,
     );
     console.log(
-      `\n  ${'call'.padEnd(34)} ${'req/s'.padStart(8)} ${'twin'.padStart(8)}  ${'of twin'.padStart(7)} ${'target'.padStart(6)}  ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'twin p99'.padStart(8)}  errors api/twin  of health  SQL`,
+      `\n  ${'call'.padEnd(34)} ${'req/s'.padStart(8)} ${'twin'.padStart(8)}  ${'of twin'.padStart(7)} ${'target'.padStart(6)}  ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'twin p99'.padStart(8)}  errors api/twin  of health  SQL        RSS`,
     );
     for (const call of calls) {
       const recorded = await postJson(`${twinOrigin}/record`, call.record);
@@ -319,7 +319,7 @@ async function run(label, env) {
         (p99Target !== undefined && api.p99 > p99Target);
       if (missed) misses.push(call.name);
       console.log(
-        `  ${call.name.padEnd(34)} ${fmt(api.rps)} ${fmt(twin.rps)}  ${ratio.toFixed(2).padStart(6)}x ${(target === undefined ? '-' : `${target}x`).padStart(6)}  ${fmt(api.p50, 1)} ${fmt(api.p99, 1)} ${fmt(twin.p99, 1)}  ${`${api.errors}/${twin.errors}`.padStart(9)}  ${(api.rps / baseline.rps).toFixed(2).padStart(7)}x  ${String(recorded.statements).padStart(3)} stmts${missed ? '  MISSED' : ''}`,
+        `  ${call.name.padEnd(34)} ${fmt(api.rps)} ${fmt(twin.rps)}  ${ratio.toFixed(2).padStart(6)}x ${(target === undefined ? '-' : `${target}x`).padStart(6)}  ${fmt(api.p50, 1)} ${fmt(api.p99, 1)} ${fmt(twin.p99, 1)}  ${`${api.errors}/${twin.errors}`.padStart(9)}  ${(api.rps / baseline.rps).toFixed(2).padStart(7)}x  ${String(recorded.statements).padStart(3)} stmts  ${rssMb(server.pid).toFixed(0).padStart(4)} MB${missed ? '  MISSED' : ''}`,
       );
     }
     const rss = rssMb(server.pid);
@@ -328,6 +328,11 @@ async function run(label, env) {
       `\n  server memory after the run: ${rss.toFixed(0)} MB RSS (target <= ${rssTarget} MB)${rss > rssTarget ? '  MISSED' : ''}`,
     );
     if (rss > rssTarget) misses.push('memory');
+    const heap = await (await fetch(`${twinOrigin}/memory`)).json();
+    const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+    console.log(
+      `  of which JS heap ${mb(heap.heapTotal)} (${mb(heap.heapUsed)} in use), outside it ${mb(heap.external)} (buffers ${mb(heap.arrayBuffers)})`,
+    );
     console.log(`  statements per call recorded from the product; twins send the same ones.`);
   } finally {
     await server.stop();

@@ -216,8 +216,28 @@ async function record(call: RecordRequest) {
     (statement) => !/^(update|delete from) "?mail_queue\b/.test(textOf(statement)),
   );
   if (process.env.BENCH_SHOW_SQL) console.error(call.name, own.map(textOf));
-  twins.set(call.name, { statements: own, values });
+  twins.set(call.name, { statements: own.map(asRaw), values });
   return { status, statements: own.length };
+}
+
+/**
+ * A statement as a raw route sends it: the same SQL, name and values, its rows read as the
+ * driver gives them by default (objects keyed by column, its own type parsing), not as the
+ * arrays of unparsed values Drizzle asks for to map them itself. A twin that `JSON.stringify`ed
+ * those arrays answered without a single field name (decision 018).
+ */
+function asRaw(statement: Statement): Statement {
+  const plain = (value: unknown) => {
+    if (!value || typeof value !== 'object') return value;
+    const {
+      rowMode: _rowMode,
+      types: _types,
+      parsers: _parsers,
+      ...rest
+    } = value as Record<string, unknown>;
+    return rest;
+  };
+  return { ...statement, text: plain(statement.text), options: plain(statement.options) };
 }
 
 /** A statement's SQL text (Drizzle sends a query config object; raw calls a string). */

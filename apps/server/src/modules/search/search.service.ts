@@ -246,20 +246,23 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
   const inlined = () => (inlinedParts ??= searchParts(query, origin, inline));
 
   const [page, counted, facets] = await Promise.all([
-    preparedShape(db, `search-page:${shape}`, () =>
-      db
-        .select({
-          ...listingWithSeller,
-          sortKey: sql<string>`(${spec.expr})::text`,
-          distanceM: origin
-            ? sql<number>`${distanceOf(origin, statement.bind)}`
-            : sql<null>`null::float8`,
-        })
-        .from(listing)
-        .innerJoin(user, eq(user.id, listing.sellerId))
-        .where(and(where, after))
-        .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
-        .limit(sql.placeholder('limit') as unknown as number),
+    preparedShape(
+      db,
+      `search-page:${shape}`,
+      () =>
+        db
+          .select({
+            ...listingWithSeller,
+            sortKey: sql<string>`(${spec.expr})::text`,
+            distanceM: origin
+              ? sql<number>`${distanceOf(origin, statement.bind)}`
+              : sql<null>`null::float8`,
+          })
+          .from(listing)
+          .innerJoin(user, eq(user.id, listing.sellerId))
+          .where(and(where, after))
+          .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
+          .limit(sql.placeholder('limit') as unknown as number),
       { planOnce },
     ).execute(statement.values),
     countMatches(db, { shape, planOnce, where, values: statement.values }, inlined, sample),
@@ -322,15 +325,18 @@ async function countMatches(
     estimate = Math.round(((sampled?.n ?? 0) * 100) / percent);
     if (estimate > 2 * EXACT_COUNT_LIMIT) return { total: estimate, totalIsEstimate: true };
   }
-  const [counted] = await preparedShape(db, `search-count:${prepared.shape}`, () =>
-    db.select({ n: sql<number>`count(*)::int` }).from(
-      db
-        .select({ one: sql`1` })
-        .from(listing)
-        .where(prepared.where)
-        .limit(EXACT_COUNT_LIMIT + 1)
-        .as('matches'),
-    ),
+  const [counted] = await preparedShape(
+    db,
+    `search-count:${prepared.shape}`,
+    () =>
+      db.select({ n: sql<number>`count(*)::int` }).from(
+        db
+          .select({ one: sql`1` })
+          .from(listing)
+          .where(prepared.where)
+          .limit(EXACT_COUNT_LIMIT + 1)
+          .as('matches'),
+      ),
     { planOnce: prepared.planOnce },
   ).execute(prepared.values);
   const exact = counted?.n ?? 0;

@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from './api-client';
-import { createQueryClient, retryDelay, shouldRetry } from './query-client';
+import { createQueryClient, shouldRetry } from './query-client';
 
 describe('query client', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('keeps unused data for 5 minutes', () => {
     expect(createQueryClient().getDefaultOptions().queries?.gcTime).toBe(5 * 60_000);
   });
@@ -24,9 +28,22 @@ describe('query client', () => {
     expect(shouldRetry(0, new ApiError('unauthenticated', 'Sign in', 401))).toBe(false);
   });
 
-  it('waits twice as long before each retry, never more than 30 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map(retryDelay)).toEqual([
-      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
-    ]);
+  it('waits 1 s, 2 s, then 4 s before its retries', async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const queryFn = vi.fn(() => Promise.reject(new ApiError('internal', 'Boom', 500)));
+    void client.fetchQuery({ queryKey: ['failing'], queryFn }).catch(() => {});
+    const callsAfter = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      return queryFn.mock.calls.length;
+    };
+    expect(await callsAfter(0)).toBe(1);
+    expect(await callsAfter(999)).toBe(1);
+    expect(await callsAfter(1)).toBe(2);
+    expect(await callsAfter(1999)).toBe(2);
+    expect(await callsAfter(1)).toBe(3);
+    expect(await callsAfter(3999)).toBe(3);
+    expect(await callsAfter(1)).toBe(4);
+    expect(await callsAfter(60_000)).toBe(4);
   });
 });

@@ -280,6 +280,35 @@ test.describe('selling', () => {
     await expectInert();
   });
 
+  test('a dealer’s many cars come 24 at a time in My Products, the rest with Load more', async ({
+    page,
+  }) => {
+    const signIn = await page.request.post('/api/auth/sign-in/email', {
+      headers: fromSite,
+      data: { email: 'seller@demo.local', password: 'demo-drive-2026' },
+    });
+    expect(signIn.ok(), await signIn.text()).toBe(true);
+    const all = (await (await page.request.get('/api/my/listings')).json()) as MyListing[];
+    expect(all.length).toBeGreaterThan(24);
+
+    await page.goto('/dashboard/my-products');
+    const rows = page.getByTestId('my-car-row');
+    await expect(rows).toHaveCount(24);
+    await expect(rows.first()).toContainText(all[0]!.name);
+    await expect(page.getByText(`Showing 24 of ${all.length}`)).toBeVisible();
+
+    while ((await rows.count()) < all.length) {
+      const before = await rows.count();
+      await page.getByRole('button', { name: 'Load more cars' }).click();
+      await expect(rows).toHaveCount(Math.min(before + 24, all.length));
+    }
+    await expect(page.getByText(`Showing ${all.length} of ${all.length}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Load more cars' })).toHaveCount(0);
+    // Every car once, in the order of the whole list.
+    const names = await rows.locator('th p.font-semibold').allTextContents();
+    expect(names).toEqual(all.map((car) => car.name));
+  });
+
   test('a seller edits a car, then withdraws it: it cannot be advertised any more', async ({
     page,
   }) => {

@@ -5,6 +5,8 @@ import {
   IdParamsSchema,
   InsertedSchema,
   MyListingListSchema,
+  PageQuerySchema,
+  SEARCH_PAGE_SIZE,
   ProductQuerySchema,
   UpdateListingSchema,
 } from '@carmarket/shared';
@@ -18,6 +20,7 @@ import { presentMyListing } from './listings.presenter.ts';
 import {
   createListing,
   listingsOfSeller,
+  pageOfSellerCars,
   setAdvertised,
   updateListing,
   withdrawListing,
@@ -65,11 +68,27 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       preValidation: sellerOnly,
       schema: {
         tags: ['listings'],
-        summary: "The seller's own cars with bookings and Sold/Unsold",
+        summary:
+          "The seller's own cars with bookings and Sold/Unsold, newest first: all of them, or with `limit` (and then `cursor`) a page, its total in X-Total-Count and where the next starts in X-Next-Cursor",
+        querystring: PageQuerySchema,
         response: { 200: MyListingListSchema, ...errorResponses },
       },
     },
-    async (request) => (await listingsOfSeller(db, currentUser(request).id)).map(presentMyListing),
+    async (request, reply) => {
+      const sellerId = currentUser(request).id;
+      const { limit, cursor } = request.query;
+      // Without either, every car, as the call has always answered.
+      if (limit === undefined && cursor === undefined) {
+        return (await listingsOfSeller(db, sellerId)).map(presentMyListing);
+      }
+      const page = await pageOfSellerCars(db, sellerId, {
+        limit: limit ?? SEARCH_PAGE_SIZE,
+        cursor,
+      });
+      reply.header('x-total-count', String(page.total));
+      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+      return page.rows.map(presentMyListing);
+    },
   );
 
   // PATCH is the right verb; PUT is accepted too, for clients that only speak GET/POST/PUT/DELETE.

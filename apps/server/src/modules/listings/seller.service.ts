@@ -18,6 +18,7 @@ import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { noticePriceDrop, queueNewCar } from '../saved/tracking-events.ts';
 import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
+import { decodeCursor, encodeCursor } from '../search/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
 
 /** Creates a car for a seller in the named category. */
@@ -99,27 +100,79 @@ export async function listingsOfSeller(db: Db, sellerId: string, { withRemoved =
   return (withRemoved ? allCarsOfSeller : carsOfSeller)(db, { sellerId });
 }
 
-const selectCarsOfSeller = (db: Db, withRemoved: boolean) =>
+/** The cars a seller sees as theirs: not those an admin removed. */
+const SELLERS_OWN = ['available', 'reserved', 'sold', 'withdrawn'] as const;
+
+const ofSeller = (withRemoved: boolean) =>
+  and(
+    eq(listing.sellerId, sql.placeholder('sellerId')),
+    withRemoved ? undefined : inArray(listing.status, [...SELLERS_OWN]),
+  );
+
+/** Before the cursor's car in the list's order (newest first, then by id). */
+const afterCursor = sql`(${listing.createdAt}, ${listing.id}) < (cast(${sql.placeholder('cursorKey')} as timestamptz), cast(${sql.placeholder('cursorId')} as uuid))`;
+
+const selectCarsOfSeller = (db: Db, withRemoved: boolean, { from = false } = {}) =>
   db
     .select({
       ...listingWithSeller,
       categoryName: category.name,
       ...counts,
+      sortKey: sql<string>`${listing.createdAt}::text`,
     })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
     .innerJoin(category, eq(category.id, listing.categoryId))
-    .where(
-      and(
-        eq(listing.sellerId, sql.placeholder('sellerId')),
-        withRemoved
-          ? undefined
-          : inArray(listing.status, ['available', 'reserved', 'sold', 'withdrawn']),
-      ),
-    )
-    .orderBy(desc(listing.createdAt));
+    .where(and(ofSeller(withRemoved), from ? afterCursor : undefined))
+    .orderBy(desc(listing.createdAt), desc(listing.id));
 const carsOfSeller = prepared('cars_of_seller', (db) => selectCarsOfSeller(db, false));
 const allCarsOfSeller = prepared('all_cars_of_seller', (db) => selectCarsOfSeller(db, true));
+const firstCarsOfSeller = prepared('first_cars_of_seller', (db) =>
+  selectCarsOfSeller(db, false).limit(sql.placeholder('limit') as unknown as number),
+);
+const moreCarsOfSeller = prepared('more_cars_of_seller', (db) =>
+  selectCarsOfSeller(db, false, { from: true }).limit(
+    sql.placeholder('limit') as unknown as number,
+  ),
+);
+const countCarsOfSeller = prepared('count_cars_of_seller', (db) =>
+  db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(listing)
+    .where(ofSeller(false)),
+);
+
+/** The order My Products' cursors page in (the search's cursors name theirs). */
+const SELLER_CARS_ORDER = 'seller-newest';
+
+/**
+ * A page of a seller's own cars (My Products a page at a time), how many they have, and where the
+ * next page starts: a seller with hundreds of cars is not sent all of them at once.
+ */
+export async function pageOfSellerCars(
+  db: Db,
+  sellerId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  const after = page.cursor ? decodeCursor(page.cursor, SELLER_CARS_ORDER) : undefined;
+  const values = { sellerId, limit: page.limit + 1 };
+  const [rows, [counted]] = await Promise.all([
+    after
+      ? moreCarsOfSeller(db, { ...values, cursorKey: after.key, cursorId: after.id })
+      : firstCarsOfSeller(db, values),
+    countCarsOfSeller(db, { sellerId }),
+  ]);
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown,
+    total: counted?.total ?? 0,
+    nextCursor:
+      rows.length > page.limit && last
+        ? encodeCursor({ sort: SELLER_CARS_ORDER, key: last.sortKey, id: last.id })
+        : null,
+  };
+}
 
 async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {
   const [row] = await db.select().from(listing).where(eq(listing.id, id));

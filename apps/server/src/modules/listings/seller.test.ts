@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuditListSchema,
@@ -7,7 +7,7 @@ import {
   type CategorySummary,
   type ListingCard,
 } from '@carmarket/shared';
-import { booking } from '../../db/schema.ts';
+import { booking, listing } from '../../db/schema.ts';
 import { isSignUpMail } from '../../test/mail.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
@@ -75,6 +75,54 @@ describe('sellers and their cars', () => {
       await (await seller.get(`/api/category/${electric._id}`)).json(),
     );
     expect(detail.listings[0]!._id).toBe(insertedId);
+  });
+
+  it('pages My Products with limit and cursor: every car once, in the order of the whole list', async () => {
+    const seller = await signInAs(app, 'seller@demo.local');
+    const whole = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    expect(whole.length).toBeGreaterThan(10);
+    // Cars listed in the same instant: the page boundary falls among them.
+    const tied = whole.slice(3, 9).map((car) => car._id);
+    await app.database.db
+      .update(listing)
+      .set({ createdAt: new Date('2026-01-02T03:04:05.678Z') })
+      .where(inArray(listing.id, tied));
+    const all = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    expect(all.map((car) => car._id).sort()).toEqual(whole.map((car) => car._id).sort());
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query = `limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await seller.get(`/api/my/listings?${query}`);
+      expect(response.status).toBe(200);
+      expect(Number(response.headers.get('x-total-count'))).toBe(all.length);
+      const page = MyListingListSchema.parse(await response.json());
+      expect(page.length).toBeLessThanOrEqual(5);
+      seen.push(...page.map((car) => car._id));
+      cursor = response.headers.get('x-next-cursor');
+      pages += 1;
+    } while (cursor && pages < 100);
+    expect(seen).toEqual(all.map((car) => car._id));
+    // A cursor alone pages by the default size (24: the rest, here).
+    const first = await seller.get('/api/my/listings?limit=5');
+    const next = await seller.get(
+      `/api/my/listings?cursor=${encodeURIComponent(first.headers.get('x-next-cursor')!)}`,
+    );
+    expect(MyListingListSchema.parse(await next.json()).map((car) => car._id)).toEqual(
+      all.slice(5, 29).map((car) => car._id),
+    );
+
+    for (const bad of ['limit=0', 'limit=49', 'limit=two', 'cursor=not-a-cursor']) {
+      const response = await seller.get(`/api/my/listings?${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect((await errorOf(response)).field, bad).toBe(bad.split('=')[0]);
+    }
+    const searched = await seller.get('/api/listings?limit=1');
+    const searchCursor = ((await searched.json()) as { nextCursor: string }).nextCursor;
+    const foreign = await seller.get(`/api/my/listings?cursor=${encodeURIComponent(searchCursor)}`);
+    expect(foreign.status).toBe(400);
   });
 
   it('lets only sellers add cars, into a known category', async () => {

@@ -2,6 +2,7 @@ import { formatMoney, type MyListing } from '@carmarket/shared';
 import { Link } from 'react-router';
 
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadMore } from '../../../components/ui/load-more';
 import { useMyListings } from '../api/my-listings';
 import { CarActions } from './car-actions';
 import { ListingStatusBadge, SaleLabel } from './car-labels';
@@ -174,7 +175,17 @@ function CarCards({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers
 }
 
 export function MyCars(handlers: Handlers) {
-  const { data, error, isPending, isError, refetch, isFetching } = useMyListings();
+  const {
+    data,
+    error,
+    isPending,
+    isError,
+    refetch,
+    isFetching,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+  } = useMyListings();
 
   if (isPending) {
     return (
@@ -202,7 +213,8 @@ export function MyCars(handlers: Handlers) {
     );
   }
 
-  if (data.length === 0) {
+  const cars = data.pages.flatMap((page) => page.cars);
+  if (cars.length === 0) {
     return (
       <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
         <p className="font-semibold">You have no cars on CarMarket yet</p>
@@ -216,8 +228,15 @@ export function MyCars(handlers: Handlers) {
 
   return (
     <>
-      <CarsTable cars={data} {...handlers} />
-      <CarCards cars={data} {...handlers} />
+      <CarsTable cars={cars} {...handlers} />
+      <CarCards cars={cars} {...handlers} />
+      <LoadMore
+        shown={cars.length}
+        total={new Intl.NumberFormat('en-US').format(data.pages[0]!.total)}
+        hasMore={hasNextPage}
+        loading={isFetchingNextPage}
+        onMore={() => void fetchNextPage()}
+      />
     </>
   );
 }

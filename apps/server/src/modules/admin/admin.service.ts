@@ -47,19 +47,17 @@ const usersPage = {
   both: prepared('users_page_role_text', (db) => selectUsers(db, { role: true, text: true })),
 };
 
+/** How many people a search by name or email finds, prepared for its two shapes. */
+function countUsers(db: Db, { role }: { role: boolean }) {
+  return db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(user)
+    .where(usersWhere({ role, text: true }));
+}
+
 const countUsersFound = {
-  text: prepared('users_found', (db) =>
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(user)
-      .where(usersWhere({ role: false, text: true })),
-  ),
-  both: prepared('users_found_role', (db) =>
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(user)
-      .where(usersWhere({ role: true, text: true })),
-  ),
+  text: prepared('users_found', (db) => countUsers(db, { role: false })),
+  both: prepared('users_found_role', (db) => countUsers(db, { role: true })),
 };
 
 /**

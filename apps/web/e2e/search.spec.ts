@@ -159,7 +159,9 @@ test.describe('finding a car', () => {
       await released;
       await route.continue();
     });
-    await page.goto('/cars');
+    // Not waiting for `load`: the held entry script, added once the page has painted, can be
+    // what `load` waits for. early-clicks.ts is a module script in the HTML, run before this.
+    await page.goto('/cars', { waitUntil: 'domcontentloaded' });
     const toyota = page
       .getByRole('complementary', { name: 'Filters' })
       .getByRole('checkbox', { name: /^Toyota/ });
@@ -178,9 +180,25 @@ test.describe('finding a car', () => {
       await carReleased;
       await route.continue();
     });
-    await page.goto(carHref!);
+    await page.goto(carHref!, { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'Book now' }).click();
     releaseCar();
     await expect(page.getByRole('dialog')).toBeVisible();
+  });
+
+  test('a page whose code could not be loaded says so, and its Reload button works', async ({
+    page,
+  }) => {
+    await signUpBuyer(page, 'Flaky Network');
+    const searchPageCode = /\/assets\/cars-[^/]+\.js$/;
+    await page.route(searchPageCode, (route) => route.abort('connectionfailed'));
+    await page.goto('/cars');
+    await expect(page.getByRole('heading', { name: 'This page could not be shown' })).toBeVisible();
+    // The server drew the page's buttons before the code failed: none may stay held for good.
+    await waitForHydration(page);
+    await page.unroute(searchPageCode);
+    await page.getByRole('button', { name: 'Reload the page' }).click();
+    await expect(page.getByRole('heading', { name: 'Find a car' })).toBeVisible();
+    await expect(cards(page).first()).toBeVisible();
   });
 });

@@ -1,10 +1,11 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 
 import { ErrorBoundary } from '../../components/ui/error-boundary';
 import { PageLoading } from '../../components/ui/page-loading';
 import { useSession } from '../../features/auth/use-session';
 import { lazyWithPreload } from '../../lib/lazy-with-preload';
+import { MarkInteractive } from '../../lib/mark-interactive';
 import { useNavigationFocus } from '../../lib/page';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -13,18 +14,6 @@ import { SiteHeader } from './site-header';
 const SessionKeeper = lazyWithPreload(
   () => import('../../features/auth/components/session-keeper'),
 );
-
-/**
- * Marks the page as interactive once the page itself (inside the layout's Suspense boundary,
- * which React takes over after the layout) is the app's: a page rendered ahead shows before its
- * script has run, early-clicks.ts makes held clicks again then, and browser tests wait for it.
- */
-function MarkInteractive() {
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = '';
-  }, []);
-  return null;
-}
 
 export function PublicLayout() {
   const { pathname } = useLocation();
@@ -43,6 +32,7 @@ export function PublicLayout() {
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
+            {/* After the page: React takes the layout over first and the page a moment later. */}
             <MarkInteractive />
           </Suspense>
         </ErrorBoundary>

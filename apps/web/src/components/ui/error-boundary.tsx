@@ -1,5 +1,7 @@
 import { Component, type ReactNode } from 'react';
 
+import { MarkInteractive } from '../../lib/mark-interactive';
+
 interface Props {
   children: ReactNode;
 }
@@ -23,6 +25,7 @@ export class ErrorBoundary extends Component<Props, State> {
         className="mx-auto max-w-xl px-4 py-20 text-center"
         aria-labelledby="page-error-title"
       >
+        <MarkInteractive />
         <h1 id="page-error-title" className="text-2xl font-bold">
           This page could not be shown
         </h1>

@@ -229,7 +229,12 @@ describe('serving the web app', () => {
     const signedOut = await signInAs(app, person.account.email, person.account.password);
     const cookie = signedOut.cookieHeader();
     expect((await signedOut.post('/api/auth/sign-out')).status).toBe(200);
-    strangers.push(await app.request('/cars', { headers: { cookie } }));
+    const ended = await app.request('/cars', { headers: { cookie } });
+    // The ended session's cookie is cleared on the way: that shell is for this browser only.
+    expect(ended.headers.getSetCookie().join('\n')).toMatch(/session_token=;.*Max-Age=0/i);
+    expect(ended.headers.get('cache-control')).toBe('private, no-cache');
+    expect(strangers[0]!.headers.get('cache-control')).toBe('no-cache');
+    strangers.push(ended);
     for (const response of strangers) {
       expect(response.status).toBe(200);
       const html = await response.text();

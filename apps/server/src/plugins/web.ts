@@ -92,7 +92,14 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
         return sendPage(reply, personal, 200, 'private, no-cache');
       }
     }
-    return sendPage(reply, page ?? shell, page || isClientRoute(normalized) ? 200 : 404);
+    // The shell is everyone's, but not with a cookie on it: the session renewed, or cleared, by
+    // an API call made on the way to a page that could not be rendered.
+    return sendPage(
+      reply,
+      page ?? shell,
+      page || isClientRoute(normalized) ? 200 : 404,
+      reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache',
+    );
   });
 });
 

@@ -90,7 +90,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     idleTimeoutMillis: 30_000,
     // PostgreSQL's own plan caching (plan_cache_mode=auto): a named statement (db/prepared.ts)
     // keeps a generic plan once it costs no more than planning for each run's values (planning
-    // My Products' four joins and subqueries took as long as running it). Searches are sent
+    // My Products' joins and subqueries took as long as running it). Searches are sent
     // unnamed, so each is planned for its values (decision 018).
   });
   // A client that loses its server (a restart, pg_terminate_backend, a failover) emits 'error';

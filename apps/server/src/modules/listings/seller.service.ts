@@ -18,7 +18,7 @@ import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { noticePriceDrop, queueNewCar } from '../saved/tracking-events.ts';
 import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
-import { decodeCursor, encodeCursor } from '../search/cursor.ts';
+import { decodeCursor, keysetPage } from '../search/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
 
 /** Creates a car for a seller in the named category. */
@@ -162,16 +162,7 @@ export async function pageOfSellerCars(
       : firstCarsOfSeller(db, values),
     countCarsOfSeller(db, { sellerId }),
   ]);
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return {
-    rows: shown,
-    total: counted?.total ?? 0,
-    nextCursor:
-      rows.length > page.limit && last
-        ? encodeCursor({ sort: SELLER_CARS_ORDER, key: last.sortKey, id: last.id })
-        : null,
-  };
+  return { ...keysetPage(rows, page.limit, SELLER_CARS_ORDER), total: counted?.total ?? 0 };
 }
 
 async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {

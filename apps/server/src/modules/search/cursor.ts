@@ -14,6 +14,24 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.sort, cursor.key, cursor.id])).toString('base64url');
 }
 
+/**
+ * A page read with one row more than it shows (`limit + 1`): the rows to show, and the cursor
+ * after the last of them when the extra row says more follow.
+ */
+export function keysetPage<T extends { sortKey: string; id: string }>(
+  rows: T[],
+  limit: number,
+  sort: string,
+): { rows: T[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown,
+    nextCursor:
+      rows.length > limit && last ? encodeCursor({ sort, key: last.sortKey, id: last.id }) : null,
+  };
+}
+
 const badCursor = () =>
   new AppError(400, 'validation-failed', 'This cursor is not one this server gave', {
     field: 'cursor',

@@ -14,7 +14,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
 import { listingWithSeller } from '../listings/listings.service.ts';
 import { placeById } from '../places/gazetteer.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, keysetPage } from './cursor.ts';
 import { textQueryOf } from './spelling.ts';
 
 /** Facets are counted exactly over at most this many rows; beyond, over a sample of about it. */
@@ -34,7 +34,8 @@ export interface Origin {
 
 /**
  * How a search's values enter its SQL: as parameters of a one-off statement (`inline`), or as
- * named placeholders of a statement prepared once per shape of search (`placeholders`).
+ * named placeholders of a statement built once per shape of search (`placeholders`,
+ * db/prepared.ts `preparedShape`).
  */
 type Bind = (name: string, value: unknown) => SQL;
 const inline: Bind = (_name, value) => sql`${value}`;
@@ -218,8 +219,9 @@ function plannedOnce(sort: SearchSort, values: Record<string, unknown>): boolean
 /** One page of cars matching a search, its total, and the facet counts when asked for. */
 export async function searchListings(db: Db, query: SearchQuery): Promise<SearchOutcome> {
   const origin = originOf(query);
-  // The page and its count are statements prepared once per shape of search (which filters,
-  // how many values each, which sort): only the values change from one search to the next.
+  // The page and its count are statements built once per shape of search (which filters, how
+  // many values each, which sort): only the values change from one search to the next. Most are
+  // planned per run for their values; `plannedOnce` shapes keep one plan (decision 018).
   const statement = placeholders();
   const { textQuery, sort, where } = searchParts(query, origin, statement.bind);
   const spec = sortSpec(sort, origin, textQuery, statement.bind);
@@ -271,13 +273,9 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
       : undefined,
   ]);
 
-  const rows = page.slice(0, limit) as SearchRow[];
-  const last = rows.at(-1);
   return {
-    rows,
+    ...keysetPage(page as SearchRow[], limit, sort),
     ...counted,
-    nextCursor:
-      page.length > limit && last ? encodeCursor({ sort, key: last.sortKey, id: last.id }) : null,
     ...(facets && { facets }),
   };
 }

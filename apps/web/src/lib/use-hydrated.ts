@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createElement, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 
 import { formatTime } from './format-date';
 
@@ -15,6 +15,20 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * A part whose code loads on its own, shown once the page is the app's and its code is in; its
+ * fallback (a placeholder holding its room, or nothing) until then, the server's render included.
+ */
+export function LoadedWhenHydrated({
+  fallback = null,
+  children,
+}: {
+  fallback?: ReactNode;
+  children: ReactNode;
+}) {
+  return useHydrated() ? createElement(Suspense, { fallback }, children) : fallback;
 }
 
 /**

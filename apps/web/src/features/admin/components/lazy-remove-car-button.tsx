@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, type ComponentProps } from 'react';
 
-import { useHydrated } from '../../../lib/use-hydrated';
+import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
 import { hasRole, useSession } from '../../auth';
 import type { RemoveCarButton as Button } from './remove-car-button';
 
@@ -12,11 +12,10 @@ const RemoveCarButton = lazy(() => import('./remove-car-button'));
 export function LazyRemoveCarButton(props: Omit<ComponentProps<typeof Button>, 'queryClient'>) {
   const { user } = useSession();
   const queryClient = useQueryClient();
-  const hydrated = useHydrated();
-  if (!hasRole(user?.roles, 'admin') || !hydrated) return null;
+  if (!hasRole(user?.roles, 'admin')) return null;
   return (
-    <Suspense fallback={null}>
+    <LoadedWhenHydrated>
       <RemoveCarButton {...props} queryClient={queryClient} />
-    </Suspense>
+    </LoadedWhenHydrated>
   );
 }

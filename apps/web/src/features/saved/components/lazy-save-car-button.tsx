@@ -1,6 +1,6 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, type ComponentProps } from 'react';
 
-import { useHydrated } from '../../../lib/use-hydrated';
+import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
 import { hasRole, useSession } from '../../auth';
 import type { SaveCarButton as Button } from './save-car-button';
 
@@ -23,14 +23,11 @@ function LabelledPlaceholder() {
 /** SaveCarButton, loaded after the page around it; for buyers only, as the button itself. */
 export function LazySaveCarButton(props: ComponentProps<typeof Button>) {
   const { user } = useSession();
-  const hydrated = useHydrated();
   // Checked here too, so that no one else loads its code.
   if (!hasRole(user?.roles, 'Buyer')) return null;
-  const placeholder = props.look === 'labelled' ? <LabelledPlaceholder /> : null;
-  if (!hydrated) return placeholder;
   return (
-    <Suspense fallback={placeholder}>
+    <LoadedWhenHydrated fallback={props.look === 'labelled' ? <LabelledPlaceholder /> : null}>
       <SaveCarButton {...props} />
-    </Suspense>
+    </LoadedWhenHydrated>
   );
 }

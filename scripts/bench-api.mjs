@@ -60,6 +60,13 @@ await build({
 });
 
 /**
+ * Node's options for a server on PostgreSQL, as README's "Scale it" gives them: a young generation
+ * of 2 x 32 MB keeps a busy server's big answers from being promoted and growing the old one
+ * (decision 019). The embedded run keeps Node's defaults, as `npm start` does.
+ */
+const POSTGRES_NODE_OPTIONS = '--max-semi-space-size=32';
+
+/**
  * The measured server, on a database that a first, short-lived process created and seeded: a
  * server in service starts on a database that exists, and the memory that creating one takes
  * (PGlite's initdb, the demo photos) is not what serving costs.
@@ -278,7 +285,9 @@ async function run(label, env) {
   try {
     const fixtures = await (await fetch(`${twinOrigin}/fixtures`)).json();
     const calls = callsOf(fixtures).filter((call) => !only || call.name.includes(only));
-    console.log(`\n## ${label}: ${connections} connections, ${seconds} s per figure (autocannon)`);
+    console.log(
+      `\n## ${label}: ${connections} connections, ${seconds} s per figure (autocannon); server's NODE_OPTIONS: ${env.NODE_OPTIONS || '(none)'}`,
+    );
     const health = { method: 'GET', path: '/api/health' };
     await load(origin, health); // warm up
     const baseline = await load(origin, health);
@@ -350,7 +359,9 @@ async function run(label, env) {
 
 // An empty DATABASE_URL counts as unset: a shell's own never points the embedded run elsewhere.
 const missed =
-  onlyDatabase === 'postgres' ? [] : await run('embedded PGlite', { DATABASE_URL: '' });
+  onlyDatabase === 'postgres'
+    ? []
+    : await run('embedded PGlite', { DATABASE_URL: '', NODE_OPTIONS: '' });
 const adminUrl = onlyDatabase === 'pglite' ? undefined : process.env.BENCH_DATABASE_URL;
 if (adminUrl) {
   const name = `carmarket_bench_${Date.now()}`;
@@ -360,7 +371,12 @@ if (adminUrl) {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   try {
-    missed.push(...(await run('PostgreSQL', { DATABASE_URL: url.toString() })));
+    missed.push(
+      ...(await run('PostgreSQL', {
+        DATABASE_URL: url.toString(),
+        NODE_OPTIONS: POSTGRES_NODE_OPTIONS,
+      })),
+    );
   } finally {
     if (keepDatabase) console.log(`\n(database kept: ${url})`);
     else await client.query(`drop database if exists "${name}" with (force)`);

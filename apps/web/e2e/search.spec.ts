@@ -61,6 +61,17 @@ test.describe('finding a car', () => {
     await expect(cards(page)).toHaveCount(Math.min(6, api.total));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
     expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
+
+    // Another search opened by address (typed, bookmarked) starts at the top, not where the
+    // last page opened so was left: every full load is the router's entry "default".
+    await page.goto('/cars?limit=3');
+    await expect(cards(page)).toHaveCount(3);
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    await page.goto('/cars?limit=3&sort=price_desc');
+    await expect(cards(page)).toHaveCount(3);
+    await waitForHydration(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   test('on a phone the filters open in a drawer, and a search link shows the same cars in a new tab', async ({
@@ -74,6 +85,13 @@ test.describe('finding a car', () => {
     await page.getByRole('button', { name: /^Filters/ }).click();
     const drawer = page.getByRole('dialog', { name: 'Filters' });
     await expect(drawer).toBeVisible();
+    // Its buttons stay at the very bottom, with no filter showing below them as it scrolls.
+    const bar = drawer.getByRole('button', { name: /^Show \d+ cars$/ }).locator('..');
+    const gap = await bar.evaluate((element) => {
+      const box = element.closest('.modal-box')!;
+      return box.getBoundingClientRect().bottom - element.getBoundingClientRect().bottom;
+    });
+    expect(gap).toBeLessThanOrEqual(1);
     await drawer.getByRole('checkbox', { name: /^Electric/ }).click();
     await expect(page).toHaveURL(/fuel=electric/);
     await drawer.getByRole('button', { name: /^Show \d+ cars$/ }).click();

@@ -35,7 +35,11 @@ const gridClass = 'grid gap-6 sm:grid-cols-2 xl:grid-cols-3';
 
 /** Where the page was scrolled, per history entry, so Back returns to the same car. */
 function useScrollMemory(ready: boolean) {
-  const { key } = useLocation();
+  const location = useLocation();
+  // Every page opened by a full load is the router's entry "default": told apart by its address,
+  // or a search typed or bookmarked would open where another was left.
+  const key =
+    location.key === 'default' ? `default:${location.pathname}${location.search}` : location.key;
   const restored = useRef<string | null>(null);
   useLayoutEffect(() => {
     if (!ready || restored.current === key) return;
@@ -344,7 +348,8 @@ export function SearchPage({
 
       <Dialog open={filtersOpen} onClose={() => setFiltersOpen(false)} title="Filters" wide>
         {panel}
-        <div className="sticky bottom-0 mt-4 flex gap-3 bg-base-100 pt-3">
+        {/* Down to the box's edge: its padding below would show the filters scrolling under the bar. */}
+        <div className="sticky -bottom-6 -mb-6 mt-4 flex gap-3 bg-base-100 pt-3 pb-6">
           <button
             type="button"
             className="button button-outline flex-1"

@@ -61,8 +61,16 @@ test.describe('talking to the seller', () => {
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(dialog).toBeHidden();
     await expect(toast(page, 'Sent to Sam Seller')).toBeVisible();
-    // The car page now leads to the conversation instead of starting another.
-    await page.getByRole('link', { name: 'Your conversation with Sam Seller' }).click();
+    // The car page now leads to the conversation instead of starting another; on the smallest
+    // phones its words wrap rather than being cut off at both ends.
+    const conversationLink = page.getByRole('link', { name: 'Your conversation with Sam Seller' });
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 320, height: 700 });
+    expect(await conversationLink.evaluate((link) => link.scrollWidth <= link.clientWidth)).toBe(
+      true,
+    );
+    await page.setViewportSize(size);
+    await conversationLink.click();
     await expect(page).toHaveURL(/\/dashboard\/messages\/[0-9a-f-]{36}$/);
     const thread = page.getByTestId('thread');
     await expect(thread.getByText('Has the cambelt been done?')).toBeVisible();

@@ -54,7 +54,8 @@ export function AskSellerButton({
       <div className={className}>
         <Link
           to={`/dashboard/messages/${existing.data._id}`}
-          className="button button-outline w-full"
+          // Wraps: a long seller name on a phone would be cut off at both ends on one line.
+          className="button button-outline h-auto min-h-11 w-full py-2 text-center whitespace-normal"
         >
           Your conversation with {listing.seller}
           {existing.data.unread > 0 && (

@@ -94,6 +94,7 @@ test.describe('finding a car', () => {
     expect(gap).toBeLessThanOrEqual(1);
     await drawer.getByRole('checkbox', { name: /^Electric/ }).click();
     await expect(page).toHaveURL(/fuel=electric/);
+
     await drawer.getByRole('button', { name: /^Show \d+ cars$/ }).click();
     await expect(drawer).toBeHidden();
     await expect(page.getByRole('button', { name: /^Electric/ })).toBeVisible();
@@ -202,6 +203,42 @@ test.describe('finding a car', () => {
     await page.getByRole('button', { name: 'Book now' }).click();
     releaseCar();
     await expect(page.getByRole('dialog')).toBeVisible();
+  });
+
+  test('a search that finds nothing says which filter to drop and what that would find', async ({
+    page,
+  }) => {
+    await signUpBuyer(page, 'Nora Nothing');
+    const { total } = (await (
+      await page.request.get('/api/listings?make=Toyota')
+    ).json()) as SearchResult;
+    expect(total).toBeGreaterThan(1);
+    // No car costs a dollar or less: dropping the price finds the Toyotas, dropping the make none.
+    await page.goto('/cars?make=Toyota&priceMax=100');
+    await expect(page.getByText('No cars match this search')).toBeVisible();
+    await expect(page.getByText(`Without Up to $1, ${total} cars would match.`)).toBeVisible();
+    const remove = page.getByRole('button', { name: /^Remove / });
+    await expect(remove).toHaveText([`Remove Up to $1 (${total} cars)`, 'Remove Toyota (0 cars)']);
+    await remove.first().click();
+    await expect(page).not.toHaveURL(/priceMax/);
+    await expect(page.getByRole('heading', { name: `${total} cars` })).toBeVisible();
+  });
+
+  test('a chosen make comes first in the list, however few cars it has', async ({ page }) => {
+    await signUpBuyer(page, 'Rita Rare');
+    const { facets } = (await (
+      await page.request.get('/api/listings?facets=1')
+    ).json()) as SearchResult;
+    const rarest = facets!.make.at(-1)!.value;
+    expect(facets!.make.length).toBeGreaterThan(8);
+    // Opened from a link: the rarest make would be past "Show all", out of sight, ticked.
+    await page.goto(`/cars?make=${encodeURIComponent(rarest)}`);
+    const makes = page
+      .getByRole('complementary', { name: 'Filters' })
+      .getByRole('group', { name: 'Make' })
+      .getByRole('checkbox');
+    await expect(makes.first()).toHaveAccessibleName(new RegExp(`^${rarest}`));
+    await expect(makes.first()).toBeChecked();
   });
 
   test('a page whose code could not be loaded says so, and its Reload button works', async ({

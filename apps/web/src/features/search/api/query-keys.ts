@@ -4,5 +4,6 @@
  */
 export const searchKeys = {
   results: (query: string) => ['listing', 'search', query] as const,
+  total: (query: string) => ['listing', 'search-total', query] as const,
   places: (q: string) => ['places', q] as const,
 };

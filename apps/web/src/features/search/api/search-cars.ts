@@ -1,5 +1,5 @@
 import type { SearchResult } from '@carmarket/shared';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueries } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
 import { searchKeys } from './query-keys';
@@ -29,5 +29,28 @@ export function useSearchCars(query: string) {
     placeholderData: keepPreviousData,
     // Results of a search seen a moment ago are fine for Back; newer cars show on reload.
     staleTime: 60_000,
+  });
+}
+
+/**
+ * How many cars each of these searches finds (a page of one car each): the empty state asks it
+ * for the search without each filter in turn, so it can say which one to drop.
+ */
+export function useSearchTotals(queries: string[], enabled: boolean) {
+  return useQueries({
+    queries: queries.map((query) => ({
+      queryKey: searchKeys.total(query),
+      queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        const params = new URLSearchParams(query);
+        params.set('limit', '1');
+        const { total, totalIsEstimate } = await api.get<SearchResult>(
+          `/listings?${params.toString()}`,
+          { signal },
+        );
+        return { total, totalIsEstimate };
+      },
+      enabled,
+      staleTime: 60_000,
+    })),
   });
 }

@@ -56,12 +56,14 @@ function Checklist({
 }) {
   const [all, setAll] = useState(false);
   const chosen = params.getAll(name);
-  // Values chosen stay listed even when no car matches them now, so they can be unticked.
+  // Values chosen come first, and stay listed even when no car matches them now, so they can be
+  // unticked: another filter that lowers a chosen make's count must not push it out of sight.
   const listed = [
-    ...values,
+    ...values.filter((f) => chosen.includes(f.value)),
     ...chosen
       .filter((v) => !values.some((f) => f.value === v))
       .map((value) => ({ value, count: 0 })),
+    ...values.filter((f) => !chosen.includes(f.value)),
   ];
   const shown = all ? listed : listed.slice(0, Math.max(initiallyShown, chosen.length));
   if (listed.length === 0) return <p className="text-sm text-muted">None among these cars.</p>;

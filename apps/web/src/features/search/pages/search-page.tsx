@@ -17,7 +17,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
-import { useSearchCars } from '../api/search-cars';
+import { useSearchCars, useSearchTotals } from '../api/search-cars';
 import { FilterPanel } from '../components/filter-panel';
 import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
@@ -31,6 +31,11 @@ import {
 } from '../search-state';
 
 const count = new Intl.NumberFormat('en-US');
+/** "12 cars", "1 car", "about 120,000 cars". */
+const carsText = (
+  { total, totalIsEstimate }: { total: number; totalIsEstimate: boolean },
+  about = 'about ',
+) => `${totalIsEstimate ? about : ''}${count.format(total)} ${total === 1 ? 'car' : 'cars'}`;
 const gridClass = 'grid gap-6 sm:grid-cols-2 xl:grid-cols-3';
 
 /** Where the page was scrolled, per history entry, so Back returns to the same car. */
@@ -170,10 +175,7 @@ export function SearchPage({
   const drawn = useDrawnInSteps(cars.length);
   useScrollMemory(!loading && drawn >= cars.length);
   const facets = first?.facets;
-  const total = first?.total ?? 0;
-  const totalText = first
-    ? `${first.totalIsEstimate ? 'About ' : ''}${count.format(total)} ${total === 1 ? 'car' : 'cars'}`
-    : 'Searching…';
+  const totalText = first ? carsText(first, 'About ') : 'Searching…';
   const chips = chipsOf(params);
   const q = params.get('q') ?? '';
 
@@ -183,6 +185,17 @@ export function SearchPage({
   // (a navigation is a transition) must not undo it.
   const change = (update: (current: URLSearchParams) => URLSearchParams, replace = false) =>
     setParams(update, { replace });
+
+  // With nothing found, what each filter's removal would find: the empty state leads with it.
+  const nothingFound = !loading && !isError && cars.length === 0;
+  const relaxed = useSearchTotals(
+    nothingFound ? chips.map((chip) => apiQueryOf(removeChip(searched, chip))) : [],
+    nothingFound,
+  );
+  const relaxations = chips
+    .map((chip, index) => ({ chip, found: relaxed[index]?.data }))
+    .sort((a, b) => (b.found?.total ?? -1) - (a.found?.total ?? -1));
+  const best = relaxations[0];
 
   let results;
   if (loading && !isError) {
@@ -213,9 +226,13 @@ export function SearchPage({
         <p className="text-lg font-semibold">No cars match this search</p>
         {chips.length > 0 ? (
           <>
-            <p className="mt-1 text-muted">Try without one of these:</p>
+            <p className="mt-1 text-muted" aria-live="polite">
+              {best?.found && best.found.total > 0
+                ? `Without ${best.chip.label}, ${carsText(best.found)} would match.`
+                : 'Try without one of these:'}
+            </p>
             <ul className="mt-4 flex flex-wrap justify-center gap-2">
-              {chips.map((chip) => (
+              {relaxations.map(({ chip, found }) => (
                 <li key={`${chip.key}=${chip.value}`}>
                   <button
                     type="button"
@@ -223,6 +240,7 @@ export function SearchPage({
                     onClick={() => change((current) => removeChip(current, chip))}
                   >
                     Remove {chip.label}
+                    {found ? ` (${carsText(found)})` : ''}
                   </button>
                 </li>
               ))}

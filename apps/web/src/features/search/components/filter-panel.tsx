@@ -50,7 +50,8 @@ function Checklist({
 }: {
   name: ListFilter;
   params: URLSearchParams;
-  values: { value: string; count: number }[];
+  /** Undefined while the counts are on their way. */
+  values: { value: string; count: number }[] | undefined;
   onChange: Change;
   initiallyShown?: number;
 }) {
@@ -58,6 +59,7 @@ function Checklist({
   const chosen = params.getAll(name);
   // Values chosen come first, and stay listed even when no car matches them now, so they can be
   // unticked: another filter that lowers a chosen make's count must not push it out of sight.
+  if (!values) return <p className="text-sm text-muted">Counting…</p>;
   const listed = [
     ...values.filter((f) => chosen.includes(f.value)),
     ...chosen
@@ -188,16 +190,11 @@ export function FilterPanel({
   return (
     <div aria-busy={!facets || undefined}>
       <Section title="Make">
-        <Checklist name="make" params={params} values={facets?.make ?? []} onChange={onChange} />
+        <Checklist name="make" params={params} values={facets?.make} onChange={onChange} />
       </Section>
       {params.getAll('make').length > 0 && (
         <Section title="Model">
-          <Checklist
-            name="model"
-            params={params}
-            values={facets?.model ?? []}
-            onChange={onChange}
-          />
+          <Checklist name="model" params={params} values={facets?.model} onChange={onChange} />
         </Section>
       )}
       <Section title="Price">
@@ -302,21 +299,16 @@ export function FilterPanel({
         </div>
       </Section>
       <Section title="Body type">
-        <Checklist
-          name="bodyType"
-          params={params}
-          values={facets?.bodyType ?? []}
-          onChange={onChange}
-        />
+        <Checklist name="bodyType" params={params} values={facets?.bodyType} onChange={onChange} />
       </Section>
       <Section title="Fuel">
-        <Checklist name="fuel" params={params} values={facets?.fuel ?? []} onChange={onChange} />
+        <Checklist name="fuel" params={params} values={facets?.fuel} onChange={onChange} />
       </Section>
       <Section title="Gearbox">
         <Checklist
           name="transmission"
           params={params}
-          values={facets?.transmission ?? []}
+          values={facets?.transmission}
           onChange={onChange}
         />
       </Section>
@@ -324,7 +316,7 @@ export function FilterPanel({
         <Checklist
           name="condition"
           params={params}
-          values={facets?.condition ?? []}
+          values={facets?.condition}
           onChange={onChange}
         />
       </Section>

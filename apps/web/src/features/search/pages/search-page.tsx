@@ -185,6 +185,13 @@ export function SearchPage({
   // (a navigation is a transition) must not undo it.
   const change = (update: (current: URLSearchParams) => URLSearchParams, replace = false) =>
     setParams(update, { replace });
+  // A removed filter's button goes with it: keyboard focus moves to the count of the results it
+  // changed, not to the top of the document.
+  const countRef = useRef<HTMLHeadingElement>(null);
+  const removeFilters = (update: (current: URLSearchParams) => URLSearchParams) => {
+    change(update);
+    countRef.current?.focus();
+  };
 
   // With nothing found, what each filter's removal would find: the empty state leads with it.
   const nothingFound = !loading && !isError && cars.length === 0;
@@ -237,7 +244,7 @@ export function SearchPage({
                   <button
                     type="button"
                     className="button button-outline button-sm"
-                    onClick={() => change((current) => removeChip(current, chip))}
+                    onClick={() => removeFilters((current) => removeChip(current, chip))}
                   >
                     Remove {chip.label}
                     {found ? ` (${carsText(found)})` : ''}
@@ -298,6 +305,8 @@ export function SearchPage({
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
             <h2
+              ref={countRef}
+              tabIndex={-1}
               className="grow text-lg font-bold"
               aria-live="polite"
               aria-busy={isFetching && !isFetchingNextPage}
@@ -341,7 +350,7 @@ export function SearchPage({
                   <button
                     type="button"
                     className="inline-flex items-center gap-1 rounded-full bg-base-200 px-3 py-1 text-sm hover:bg-base-300"
-                    onClick={() => change((current) => removeChip(current, chip))}
+                    onClick={() => removeFilters((current) => removeChip(current, chip))}
                   >
                     {chip.label}
                     <span aria-hidden="true">×</span>
@@ -353,7 +362,7 @@ export function SearchPage({
                 <button
                   type="button"
                   className="text-link px-2 py-1 text-sm"
-                  onClick={() => change(clearFilters)}
+                  onClick={() => removeFilters(clearFilters)}
                 >
                   Clear all
                 </button>

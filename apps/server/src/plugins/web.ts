@@ -160,12 +160,14 @@ function loadPersonalPages(app: FastifyInstance, distDir: string) {
     const { cookie } = request.headers;
     if (!cookie) return undefined;
     try {
-      renderer ??= (import(pathToFileURL(rendererFile).href) as Promise<PageRenderer>).catch(
-        (error: unknown) => {
-          renderer = undefined; // the next page tries again
-          throw error;
-        },
-      );
+      // By its real path: the page chunks import it by theirs, and a loader that kept a linked
+      // path (Vitest does) would hold two copies, whose page-title context the pages never see.
+      renderer ??= (
+        import(pathToFileURL(fs.realpathSync(rendererFile)).href) as Promise<PageRenderer>
+      ).catch((error: unknown) => {
+        renderer = undefined; // the next page tries again
+        throw error;
+      });
       const { personalPageFor, renderPersonalPage, fillPersonalPage } = await renderer;
       const template = templates.get(personalPageFor(pathname) ?? '');
       if (!template) return undefined;

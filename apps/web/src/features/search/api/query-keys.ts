@@ -4,6 +4,6 @@
  */
 export const searchKeys = {
   results: (query: string) => ['listing', 'search', query] as const,
-  total: (query: string) => ['listing', 'search-total', query] as const,
+  totals: (queries: string[]) => ['listing', 'search-totals', ...queries] as const,
   places: (q: string) => ['places', q] as const,
 };

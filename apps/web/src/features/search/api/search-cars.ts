@@ -1,5 +1,5 @@
 import type { SearchResult } from '@carmarket/shared';
-import { keepPreviousData, useInfiniteQuery, useQueries } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
 import { searchKeys } from './query-keys';
@@ -33,24 +33,26 @@ export function useSearchCars(query: string) {
 }
 
 /**
- * How many cars each of these searches finds (a page of one car each): the empty state asks it
- * for the search without each filter in turn, so it can say which one to drop.
+ * How many cars each of these searches finds (a page of one car each), in their order: the empty
+ * state asks it for the search without each filter in turn, so it can say which one to drop.
+ * One query for all of them (`useQueries` would add to the entry chunk the home page loads).
  */
 export function useSearchTotals(queries: string[], enabled: boolean) {
-  return useQueries({
-    queries: queries.map((query) => ({
-      queryKey: searchKeys.total(query),
-      queryFn: async ({ signal }: { signal: AbortSignal }) => {
-        const params = new URLSearchParams(query);
-        params.set('limit', '1');
-        const { total, totalIsEstimate } = await api.get<SearchResult>(
-          `/listings?${params.toString()}`,
-          { signal },
-        );
-        return { total, totalIsEstimate };
-      },
-      enabled,
-      staleTime: 60_000,
-    })),
+  return useQuery({
+    queryKey: searchKeys.totals(queries),
+    queryFn: ({ signal }) =>
+      Promise.all(
+        queries.map(async (query) => {
+          const params = new URLSearchParams(query);
+          params.set('limit', '1');
+          const { total, totalIsEstimate } = await api.get<SearchResult>(
+            `/listings?${params.toString()}`,
+            { signal },
+          );
+          return { total, totalIsEstimate };
+        }),
+      ),
+    enabled: enabled && queries.length > 0,
+    staleTime: 60_000,
   });
 }

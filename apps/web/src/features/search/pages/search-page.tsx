@@ -200,7 +200,7 @@ export function SearchPage({
     nothingFound,
   );
   const relaxations = chips
-    .map((chip, index) => ({ chip, found: relaxed[index]?.data }))
+    .map((chip, index) => ({ chip, found: relaxed.data?.[index] }))
     .sort((a, b) => (b.found?.total ?? -1) - (a.found?.total ?? -1));
   const best = relaxations[0];
 

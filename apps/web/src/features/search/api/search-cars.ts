@@ -34,10 +34,11 @@ export function useSearchCars(query: string) {
 
 /**
  * How many cars each of these searches finds (a page of one car each), in their order: the empty
- * state asks it for the search without each filter in turn, so it can say which one to drop.
+ * state asks it for the search without each filter in turn, so it can say which one to drop;
+ * no searches, no request.
  * One query for all of them (`useQueries` would add to the entry chunk the home page loads).
  */
-export function useSearchTotals(queries: string[], enabled: boolean) {
+export function useSearchTotals(queries: string[]) {
   return useQuery({
     queryKey: searchKeys.totals(queries),
     queryFn: ({ signal }) =>
@@ -52,7 +53,7 @@ export function useSearchTotals(queries: string[], enabled: boolean) {
           return { total, totalIsEstimate };
         }),
       ),
-    enabled: enabled && queries.length > 0,
+    enabled: queries.length > 0,
     staleTime: 60_000,
   });
 }

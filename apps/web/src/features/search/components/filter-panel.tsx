@@ -57,9 +57,9 @@ function Checklist({
 }) {
   const [all, setAll] = useState(false);
   const chosen = params.getAll(name);
+  if (!values) return <p className="text-sm text-muted">Counting…</p>;
   // Values chosen come first, and stay listed even when no car matches them now, so they can be
   // unticked: another filter that lowers a chosen make's count must not push it out of sight.
-  if (!values) return <p className="text-sm text-muted">Counting…</p>;
   const listed = [
     ...values.filter((f) => chosen.includes(f.value)),
     ...chosen

@@ -197,7 +197,6 @@ export function SearchPage({
   const nothingFound = !loading && !isError && cars.length === 0;
   const relaxed = useSearchTotals(
     nothingFound ? chips.map((chip) => apiQueryOf(removeChip(searched, chip))) : [],
-    nothingFound,
   );
   const relaxations = chips
     .map((chip, index) => ({ chip, found: relaxed.data?.[index] }))

@@ -7,8 +7,10 @@
 //
 //   BENCH_SECONDS (5), BENCH_CONCURRENCY (32), BENCH_PORT (3298; the twins use the next port),
 //   --no-build, --only=<part of a call's name>, --db=pglite|postgres (one database), --profile (a CPU profile of the server while each
-//   call is measured, saved in bench-profiles/ with its top frames printed, and one of its twin), BENCH_SHOW_SQL=1 (print
-//   each call's recorded statements), --keep (leave the PostgreSQL database, to EXPLAIN on it)
+//   call is measured, saved in bench-profiles/ with its top frames printed, and one of its twin), --profile=heap (what
+//   the server allocates instead, garbage included), BENCH_SHOW_SQL=1 (print each call's recorded statements),
+//   BENCH_NODE_ARGS (Node or V8 options for the server, e.g. a GC flag to try), --keep (leave the PostgreSQL
+//   database, to EXPLAIN on it)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +27,10 @@ const port = Number(process.env.BENCH_PORT ?? 3298);
 const origin = `http://127.0.0.1:${port}`;
 const twinOrigin = `http://127.0.0.1:${port + 1}`;
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const profiling = process.argv.includes('--profile');
+const profileArg = process.argv.find((arg) => arg === '--profile' || arg.startsWith('--profile='));
+const profiling = profileArg !== undefined;
+/** `--profile=heap`: where the server allocates (sampled, garbage included) instead of its CPU. */
+const heapProfiling = profileArg === '--profile=heap';
 const onlyDatabase = process.argv.find((arg) => arg.startsWith('--db='))?.slice('--db='.length);
 const keepDatabase = process.argv.includes('--keep');
 const profileDir = path.join(root, 'bench-profiles');
@@ -79,18 +84,19 @@ async function startServer(extraEnv) {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
+    ...(heapProfiling ? { BENCH_PROFILE: 'heap' } : {}),
     // Background work stays out of the measured seconds.
     ALERT_INTERVAL_MS: '3600000',
     PAYMENT_SWEEP_SECONDS: '3600',
     ...extraEnv,
   };
-  const prepared = spawnSync(process.execPath, [serverEntry], {
+  const prepared = spawnSync(process.execPath, [...nodeArgs, serverEntry], {
     cwd: root,
     env: { ...env, BENCH_PREPARE_ONLY: '1' },
     stdio: 'inherit',
   });
   if (prepared.status !== 0) throw new Error(`preparing the database failed (${prepared.status})`);
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...nodeArgs, serverEntry], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -119,6 +125,9 @@ function rssMb(pid) {
     return 0;
   }
 }
+
+/** BENCH_NODE_ARGS: options for the server's `node` (a GC flag to try beside the product's). */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** `connections` clients sending `request` for `seconds`: throughput and latency. */
 async function load(base, request) {
@@ -235,6 +244,38 @@ function callsOf(fixtures) {
   ];
 }
 
+/** The package (or `our code`, `node:…`, a V8 state) a profile's frame belongs to. */
+function placeOf({ url, functionName }) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (dependency) return dependency[1];
+  if (url.startsWith('node:') || url.startsWith('wasm')) return url.split('/')[0];
+  return 'our code';
+}
+
+/** Adds `amount` to a frame's place and to its function, and prints the largest of each. */
+function tally(label, format) {
+  const byPlace = new Map();
+  const byFunction = new Map();
+  const add = (callFrame, amount) => {
+    const where = placeOf(callFrame);
+    byPlace.set(where, (byPlace.get(where) ?? 0) + amount);
+    const name = `${callFrame.functionName || '(anonymous)'} (${where}${where === 'our code' ? `:${callFrame.lineNumber + 1}` : ''})`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + amount);
+  };
+  const top = (map, count) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, amount]) => `${format(amount)} ${name}`)
+      .join(', ');
+  const print = () => {
+    console.log(`      ${label}: ${top(byPlace, 8)}`);
+    console.log(`      busiest functions: ${top(byFunction, 6)}`);
+  };
+  return { add, print };
+}
+
 /** Where the server's CPU time went: its share by package, and the busiest functions. */
 function printTopFrames(file) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -243,33 +284,32 @@ function printTopFrames(file) {
   profile.samples.forEach((id, index) => {
     timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   });
-  const place = ({ url, functionName }) => {
-    if (!url) return functionName.startsWith('(') ? functionName : '(native)';
-    const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-    if (dependency) return dependency[1];
-    if (url.startsWith('node:') || url.startsWith('wasm')) return url.split('/')[0];
-    return 'our code';
-  };
-  const byPlace = new Map();
-  const byFunction = new Map();
   let busy = 0;
-  for (const [id, time] of timeOf) {
-    const { callFrame } = nodes.get(id);
-    const where = place(callFrame);
-    if (where === '(idle)') continue;
-    busy += time;
-    byPlace.set(where, (byPlace.get(where) ?? 0) + time);
-    const name = `${callFrame.functionName || '(anonymous)'} (${where}${callFrame.url && where === 'our code' ? `:${callFrame.lineNumber + 1}` : ''})`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + time);
-  }
-  const top = (map, count) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(([name, time]) => `${((100 * time) / busy).toFixed(0)}% ${name}`)
-      .join(', ');
-  console.log(`      CPU by place: ${top(byPlace, 8)}`);
-  console.log(`      busiest functions: ${top(byFunction, 6)}`);
+  const busyFrames = [...timeOf].filter(([id]) => placeOf(nodes.get(id).callFrame) !== '(idle)');
+  for (const [, time] of busyFrames) busy += time;
+  const cpu = tally('CPU by place', (time) => `${((100 * time) / busy).toFixed(0)}%`);
+  for (const [id, time] of busyFrames) cpu.add(nodes.get(id).callFrame, time);
+  cpu.print();
+}
+
+/**
+ * What the server allocated while a call was measured (`--profile=heap`; sampled, garbage
+ * included): by package, and the functions that allocated most.
+ */
+function printTopAllocations(file) {
+  const { head } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let total = 0;
+  const walk = (node, visit) => {
+    visit(node);
+    node.children.forEach((child) => walk(child, visit));
+  };
+  walk(head, (node) => (total += node.selfSize));
+  const allocated = tally(
+    `allocated ${(total / 2 ** 20).toFixed(0)} MB (sampled), by place`,
+    (size) => `${(size / 2 ** 20).toFixed(0)} MB`,
+  );
+  walk(head, (node) => allocated.add(node.callFrame, node.selfSize));
+  allocated.print();
 }
 
 const targets = {
@@ -314,7 +354,8 @@ async function run(label, env) {
           `${label}-${call.name}.cpuprofile`.replace(/[^\w.-]+/g, '-'),
         );
         await fetch(`${twinOrigin}/profile/stop?file=${encodeURIComponent(file)}`);
-        printTopFrames(file);
+        if (heapProfiling) printTopAllocations(file.replace(/\.cpuprofile$/, '.heapprofile'));
+        else printTopFrames(file);
       }
       await fetch(`${twinOrigin}/settle`);
       if (profiling) await fetch(`${twinOrigin}/profile/start`);

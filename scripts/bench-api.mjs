@@ -31,6 +31,7 @@ const profileArg = process.argv.find((arg) => arg === '--profile' || arg.startsW
 const profiling = profileArg !== undefined;
 /** `--profile=heap`: where the server allocates (sampled, garbage included) instead of its CPU. */
 const heapProfiling = profileArg === '--profile=heap';
+const profileKind = heapProfiling ? 'heap' : 'cpu';
 const onlyDatabase = process.argv.find((arg) => arg.startsWith('--db='))?.slice('--db='.length);
 const keepDatabase = process.argv.includes('--keep');
 const profileDir = path.join(root, 'bench-profiles');
@@ -84,7 +85,6 @@ async function startServer(extraEnv) {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
-    ...(heapProfiling ? { BENCH_PROFILE: 'heap' } : {}),
     // Background work stays out of the measured seconds.
     ALERT_INTERVAL_MS: '3600000',
     PAYMENT_SWEEP_SECONDS: '3600',
@@ -253,8 +253,11 @@ function placeOf({ url, functionName }) {
   return 'our code';
 }
 
-/** Adds `amount` to a frame's place and to its function, and prints the largest of each. */
-function tally(label, format) {
+/**
+ * Adds `amount` to a frame's place and to its function; `print` shows the largest of each, each
+ * amount written by `format` (called then, so it may use a total the adding has just summed).
+ */
+function tally(format) {
   const byPlace = new Map();
   const byFunction = new Map();
   const add = (callFrame, amount) => {
@@ -269,7 +272,7 @@ function tally(label, format) {
       .slice(0, count)
       .map(([name, amount]) => `${format(amount)} ${name}`)
       .join(', ');
-  const print = () => {
+  const print = (label) => {
     console.log(`      ${label}: ${top(byPlace, 8)}`);
     console.log(`      busiest functions: ${top(byFunction, 6)}`);
   };
@@ -285,11 +288,14 @@ function printTopFrames(file) {
     timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   });
   let busy = 0;
-  const busyFrames = [...timeOf].filter(([id]) => placeOf(nodes.get(id).callFrame) !== '(idle)');
-  for (const [, time] of busyFrames) busy += time;
-  const cpu = tally('CPU by place', (time) => `${((100 * time) / busy).toFixed(0)}%`);
-  for (const [id, time] of busyFrames) cpu.add(nodes.get(id).callFrame, time);
-  cpu.print();
+  const cpu = tally((time) => `${((100 * time) / busy).toFixed(0)}%`);
+  for (const [id, time] of timeOf) {
+    const { callFrame } = nodes.get(id);
+    if (placeOf(callFrame) === '(idle)') continue;
+    busy += time;
+    cpu.add(callFrame, time);
+  }
+  cpu.print('CPU by place');
 }
 
 /**
@@ -298,18 +304,16 @@ function printTopFrames(file) {
  */
 function printTopAllocations(file) {
   const { head } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const allocated = tally(megabytes);
   let total = 0;
-  const walk = (node, visit) => {
-    visit(node);
-    node.children.forEach((child) => walk(child, visit));
+  const walk = (node) => {
+    total += node.selfSize;
+    allocated.add(node.callFrame, node.selfSize);
+    node.children.forEach(walk);
   };
-  walk(head, (node) => (total += node.selfSize));
-  const allocated = tally(
-    `allocated ${(total / 2 ** 20).toFixed(0)} MB (sampled), by place`,
-    (size) => `${(size / 2 ** 20).toFixed(0)} MB`,
-  );
-  walk(head, (node) => allocated.add(node.callFrame, node.selfSize));
-  allocated.print();
+  walk(head);
+  allocated.print(`allocated ${megabytes(total)} (sampled), by place`);
 }
 
 const targets = {
@@ -345,26 +349,26 @@ async function run(label, env) {
       await load(origin, call.product); // warm up both
       await load(twinOrigin, call.twin);
       await fetch(`${twinOrigin}/settle`);
-      if (profiling) await fetch(`${twinOrigin}/profile/start`);
+      if (profiling) await fetch(`${twinOrigin}/profile/start?kind=${profileKind}`);
       const api = await load(origin, call.product);
       if (profiling) {
         fs.mkdirSync(profileDir, { recursive: true });
         const file = path.join(
           profileDir,
-          `${label}-${call.name}.cpuprofile`.replace(/[^\w.-]+/g, '-'),
+          `${label}-${call.name}.${profileKind}profile`.replace(/[^\w.-]+/g, '-'),
         );
         await fetch(`${twinOrigin}/profile/stop?file=${encodeURIComponent(file)}`);
-        if (heapProfiling) printTopAllocations(file.replace(/\.cpuprofile$/, '.heapprofile'));
+        if (heapProfiling) printTopAllocations(file);
         else printTopFrames(file);
       }
       await fetch(`${twinOrigin}/settle`);
-      if (profiling) await fetch(`${twinOrigin}/profile/start`);
+      if (profiling) await fetch(`${twinOrigin}/profile/start?kind=${profileKind}`);
       const twin = await load(twinOrigin, call.twin);
       if (profiling) {
         // The twin's own, to set beside the product's (not printed).
         const file = path.join(
           profileDir,
-          `${label}-${call.name}-twin.cpuprofile`.replace(/[^\w.-]+/g, '-'),
+          `${label}-${call.name}-twin.${profileKind}profile`.replace(/[^\w.-]+/g, '-'),
         );
         await fetch(`${twinOrigin}/profile/stop?file=${encodeURIComponent(file)}`);
       }

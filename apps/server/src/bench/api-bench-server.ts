@@ -299,14 +299,15 @@ async function replay(name: string, buyer: number, car: number): Promise<string>
 }
 
 // `npm run bench:api -- --profile`: a CPU profile of this process while one call is under load;
-// `--profile=heap`: what it allocates instead (sampled, garbage included).
+// `--profile=heap` (`/profile/start?kind=heap`): what it allocates instead, garbage included.
 const inspector = new Session();
 inspector.connect();
+/** What the profile under way samples: stopping ends that one. */
+let sampling: 'cpu' | 'heap' = 'cpu';
 
-const sampleAllocations = process.env.BENCH_PROFILE === 'heap';
-
-async function startProfile() {
-  if (sampleAllocations) {
+async function startProfile(kind: 'cpu' | 'heap') {
+  sampling = kind;
+  if (kind === 'heap') {
     await inspector.post('HeapProfiler.enable');
     await inspector.post('HeapProfiler.startSampling', {
       samplingInterval: 16384,
@@ -320,12 +321,10 @@ async function startProfile() {
 }
 
 async function stopProfile(file: string) {
-  if (sampleAllocations) {
-    const { profile } = await inspector.post('HeapProfiler.stopSampling');
-    fs.writeFileSync(file.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(profile));
-    return;
-  }
-  const { profile } = await inspector.post('Profiler.stop');
+  const { profile } =
+    sampling === 'heap'
+      ? await inspector.post('HeapProfiler.stopSampling')
+      : await inspector.post('Profiler.stop');
   fs.writeFileSync(file, JSON.stringify(profile));
 }
 
@@ -348,8 +347,11 @@ http
     else if (url.pathname === '/settle') work = send('delete from mail_queue').then(() => '{}');
     else if (url.pathname === '/memory')
       work = Promise.resolve(JSON.stringify(process.memoryUsage()));
-    else if (url.pathname === '/profile/start') work = startProfile().then(() => '{}');
-    else if (url.pathname === '/profile/stop') {
+    else if (url.pathname === '/profile/start') {
+      work = startProfile(url.searchParams.get('kind') === 'heap' ? 'heap' : 'cpu').then(
+        () => '{}',
+      );
+    } else if (url.pathname === '/profile/stop') {
       work = stopProfile(url.searchParams.get('file') ?? 'bench.cpuprofile').then(() => '{}');
     } else if (url.pathname === '/record' && request.method === 'POST') {
       work = bodyOf(request)

@@ -103,6 +103,8 @@ const DRIZZLE_TEXT_TYPES = [
 const asSent = (value: string) => value;
 const DRIZZLE_PARSERS = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((oid) => [oid, asSent]));
 const drizzleTypeKeys = new Set(DRIZZLE_TEXT_TYPES.map(String));
+/** Drizzle keeps one options object per built query: each is checked once. */
+const checked = new WeakMap<QueryOptions, QueryOptions>();
 
 /**
  * A query's options without the parsers the instance already has. PGlite merges a query's own
@@ -123,9 +125,6 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
   }
   return stripped;
 }
-/** Drizzle keeps one options object per built query: each is checked once. */
-const checked = new WeakMap<QueryOptions, QueryOptions>();
-
 /** The instance, and each transaction it opens, sending queries without Drizzle's parsers. */
 function dropRepeatedParsers(client: PGlite): PGlite {
   const stripQuery = (handle: Pick<Transaction, 'query'>) => {

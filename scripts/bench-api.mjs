@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import pg from 'pg';
+import { serverEnv } from './server-env.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -79,8 +80,9 @@ const POSTGRES_NODE_OPTIONS = '--max-semi-space-size=32';
  */
 async function startServer(extraEnv) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-api-'));
+  // As `npm start` runs its server (MALLOC_ARENA_MAX=16 in the shell measures glibc's default here).
   const env = {
-    ...process.env,
+    ...serverEnv(),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -330,7 +332,7 @@ async function run(label, env) {
     const fixtures = await (await fetch(`${twinOrigin}/fixtures`)).json();
     const calls = callsOf(fixtures).filter((call) => !only || call.name.includes(only));
     console.log(
-      `\n## ${label}: ${connections} connections, ${seconds} s per figure (autocannon); server's NODE_OPTIONS: ${env.NODE_OPTIONS || '(none)'}`,
+      `\n## ${label}: ${connections} connections, ${seconds} s per figure (autocannon); server's NODE_OPTIONS: ${env.NODE_OPTIONS || '(none)'}, MALLOC_ARENA_MAX: ${serverEnv().MALLOC_ARENA_MAX}`,
     );
     const health = { method: 'GET', path: '/api/health' };
     await load(origin, health); // warm up

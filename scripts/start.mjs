@@ -1,8 +1,11 @@
-// `npm start`: builds what is missing or out of date, then runs the server in this process.
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds what is missing or out of date, then runs the server in a process of its
+// own, started with the environment servers run with (scripts/server-env.mjs, decision 021).
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverEnv } from './server-env.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const at = (...parts) => path.join(root, ...parts);
@@ -50,4 +53,19 @@ if (builtAt(serverBundle) < newest(at('apps/server/src'), shared)) {
   run('building the server', ['run', 'build:server']);
 }
 
-await import(serverBundle);
+// glibc reads MALLOC_ARENA_MAX when a process starts, so the server cannot run in this one.
+const server = spawn(process.execPath, [serverBundle], {
+  env: serverEnv(),
+  // The channel ends when this process does, however it ends; the server then shuts down.
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+});
+// Ctrl-C reaches the server from the terminal too, and npm may pass a signal on twice: the
+// server is asked to stop once, and stops gracefully (or exits after SHUTDOWN_TIMEOUT_MS).
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  server.kill('SIGTERM');
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
+server.on('exit', (code, signal) => process.exit(code ?? 128 + os.constants.signals[signal]));

@@ -37,6 +37,8 @@ async function main() {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  // Run by `npm start` (scripts/start.mjs), over a channel that ends when that process does.
+  if (process.connected) process.once('disconnect', () => void shutdown('disconnect'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
   // Read the place list now (~0.7 s) rather than on the first type-ahead or distance search.

@@ -12,6 +12,31 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Waits until the server at `baseUrl` answers `/api/ready`; fails with what `child` wrote to
+ * stderr if it exits first, or kills it and fails after `timeoutMs`.
+ */
+export async function untilReady(
+  baseUrl: string,
+  child: ChildProcess,
+  stderr: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited while starting:\n${stderr()}`);
+    }
+    const ready = await fetch(`${baseUrl}/api/ready`).catch(() => undefined);
+    if (ready?.ok) return;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not become ready:\n${stderr()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** A port nothing listens on now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,17 +87,7 @@ export async function startChildServer(
     ended = true;
   });
   const baseUrl = `http://127.0.0.1:${listenPort}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (ended) throw new Error(`the server exited while starting:\n${stderr}`);
-    const ready = await fetch(`${baseUrl}/api/ready`).catch(() => undefined);
-    if (ready?.ok) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not become ready:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await untilReady(baseUrl, child, () => stderr, 60_000);
   return {
     baseUrl,
     port: listenPort,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverRoot } from '../../config.ts';
-import { freePort } from '../../test/child-server.ts';
+import { freePort, untilReady } from '../../test/child-server.ts';
 
 const root = path.join(serverRoot, '../..');
 const started: { pid: number; dataDir: string }[] = [];
@@ -31,14 +31,8 @@ async function npmStart() {
   parent.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => parent.once('exit', resolve));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 150_000;
-  while (!(await fetch(`${baseUrl}/api/ready`).catch(() => undefined))?.ok) {
-    if (parent.exitCode !== null || Date.now() > deadline) {
-      parent.kill('SIGKILL');
-      throw new Error(`npm start did not become ready:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  // It builds what is out of date first.
+  await untilReady(baseUrl, parent, () => stderr, 150_000);
   // The server is the start script's one child process.
   const children = fs.readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8');
   const server = Number(children.trim().split(/\s+/)[0]);
@@ -69,23 +63,28 @@ afterEach(() => {
 });
 
 // The start script and the server it runs: Linux's /proc names the child and its environment.
-describe.skipIf(process.platform !== 'linux')('npm start', () => {
-  it('runs the server with two malloc arenas, and stops it gracefully on SIGTERM', async () => {
-    const { parent, server, baseUrl, exited } = await npmStart();
-    const environ = fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
-    expect(environ).toContain('MALLOC_ARENA_MAX=2');
-    expect((await fetch(`${baseUrl}/api/health`)).status).toBe(200);
+// Its database is always the embedded one: it runs in the PGlite round of `npm test`, not again in
+// the PostgreSQL round (TEST_DATABASE_URL set).
+describe.skipIf(process.platform !== 'linux' || Boolean(process.env.TEST_DATABASE_URL))(
+  'npm start',
+  () => {
+    it('runs the server with two malloc arenas, and stops it gracefully on SIGTERM', async () => {
+      const { parent, server, baseUrl, exited } = await npmStart();
+      const environ = fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('MALLOC_ARENA_MAX=2');
+      expect((await fetch(`${baseUrl}/api/health`)).status).toBe(200);
 
-    parent.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(await gone(server)).toBe(true);
-    await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
-  }, 180_000);
+      parent.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(await gone(server)).toBe(true);
+      await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
+    }, 180_000);
 
-  it('leaves no server behind when the start script is killed outright', async () => {
-    const { parent, server, baseUrl } = await npmStart();
-    parent.kill('SIGKILL');
-    expect(await gone(server)).toBe(true);
-    await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
-  }, 180_000);
-});
+    it('leaves no server behind when the start script is killed outright', async () => {
+      const { parent, server, baseUrl } = await npmStart();
+      parent.kill('SIGKILL');
+      expect(await gone(server)).toBe(true);
+      await expect(fetch(`${baseUrl}/api/health`)).rejects.toThrow();
+    }, 180_000);
+  },
+);

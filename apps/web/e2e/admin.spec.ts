@@ -152,7 +152,6 @@ test.describe('administration', () => {
     await expect(reasonBox).toBeFocused();
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoAxeViolations(page);
-    await page.screenshot({ path: 'test-results/rough-edge-16-dialog-390.png' });
     await page.setViewportSize({ width: 1280, height: 900 });
 
     const reason = 'The photos show a different car. Please list it again with its own photos.';
@@ -168,7 +167,6 @@ test.describe('administration', () => {
     await expect(page.getByRole('button', { name: 'Remove car' })).toHaveCount(0);
     const mail = await waitForMail(seller.email, `Your ${first} was removed from CarMarket`);
     expect(mail.text).toContain(reason);
-    await page.screenshot({ path: 'test-results/rough-edge-16-car-page-1280.png' });
 
     // The seller's cars, from the sellers' list.
     await page.goto('/dashboard/allUser?role=Seller');
@@ -198,13 +196,8 @@ test.describe('administration', () => {
     expect(
       (await waitForMail(seller.email, `Your ${second} was removed from CarMarket`)).text,
     ).toContain('Reported stolen.');
-    await page.screenshot({
-      path: 'test-results/rough-edge-16-user-cars-1280.png',
-      fullPage: true,
-    });
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoAxeViolations(page);
-    await page.screenshot({ path: 'test-results/rough-edge-16-user-cars-390.png', fullPage: true });
 
     // The audit log keeps the reasons.
     await page.goto('/dashboard/audit');

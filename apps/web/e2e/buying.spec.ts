@@ -280,7 +280,6 @@ test.describe('browse, book and pay', () => {
     await other.dispose();
     await page.getByRole('button', { name: 'Check again' }).click();
     await expect(page.getByLabel('Card number')).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('payment-after-hold.png') });
   });
 
   test('the category page shows three columns of cars on a large screen', async ({ page }) => {

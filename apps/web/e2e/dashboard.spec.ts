@@ -32,7 +32,6 @@ test.describe('dashboard', () => {
       });
       expect(below, `blank page below the footer at ${width} px`).toBeLessThanOrEqual(1);
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `test-results/rough-edge-14-${width}.png`, fullPage: true });
     }
 
     // Wide screens: the page is longer than the screen, and the menu's column as long as it.

@@ -120,10 +120,6 @@ async function myBookings(page: Page, email: string): Promise<Booking[]> {
   return (await response.json()) as Booking[];
 }
 
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
 test.describe('My Orders, booking and receipts', () => {
   // Whole journeys with axe at two widths each: longer than the default 30 s on a busy machine.
   test.describe.configure({ timeout: 180_000 });
@@ -154,7 +150,6 @@ test.describe('My Orders, booking and receipts', () => {
         '/dashboard/orders',
       );
       await expectNoAxeViolations(page);
-      await screenshot(page, `car-page-booked-${width}`);
     }
 
     // The cards of the category and search pages say the same; the car not booked can be.
@@ -239,7 +234,6 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(alert).toBeFocused();
     await expect(dialog.getByRole('button', { name: 'Book now' })).toBeEnabled();
     await expectNoAxeViolations(page);
-    await screenshot(page, 'booking-offline');
 
     // Back online, the booking goes through but its answer is lost on the way back.
     await context.setOffline(false);
@@ -286,14 +280,12 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(row.getByText('Paid', { exact: true })).toHaveCount(1);
     await expect(row.getByTestId('transaction-id')).toHaveText(transactionId);
     await expectNoAxeViolations(page);
-    await screenshot(page, 'orders-paid-1280');
 
     await page.setViewportSize({ width: 390, height: 844 });
     const card = page.getByTestId('order-card').filter({ hasText: car.name });
     await expect(card.getByText('Paid', { exact: true })).toHaveCount(1);
     await expect(card.getByTestId('transaction-id')).toHaveText(transactionId);
     await expectNoAxeViolations(page);
-    await screenshot(page, 'orders-paid-390');
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await row.getByRole('link', { name: `Receipt for the ${car.name}` }).click();
@@ -312,10 +304,8 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(receipt).toContainText(today);
     await expect(page).toHaveTitle('Receipt | CarMarket');
     await expectNoAxeViolations(page);
-    await screenshot(page, 'receipt-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoAxeViolations(page);
-    await screenshot(page, 'receipt-390');
 
     // Printed: the receipt alone, without the site's header, menus and buttons.
     await page.emulateMedia({ media: 'print' });
@@ -325,7 +315,6 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(page.getByRole('button', { name: 'Print receipt' })).toBeHidden();
     await expect(page.getByRole('contentinfo')).toBeHidden();
     await expect(receipt).toBeVisible();
-    await screenshot(page, 'receipt-print');
     await page.emulateMedia({ media: 'screen' });
 
     // Nobody else has this receipt, not even the seller.
@@ -384,7 +373,6 @@ test.describe('My Orders, booking and receipts', () => {
       );
       await expect(page.getByText('sold to someone else or taken off sale')).toHaveCount(0);
       await expectNoAxeViolations(page);
-      await screenshot(page, `orders-closed-${width}`);
     }
   });
 });

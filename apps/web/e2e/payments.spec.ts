@@ -29,12 +29,11 @@ async function expectNoAxeViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
-/** No axe violations on a desktop and on a phone; a screenshot of each for the record. */
-async function checkAtBothWidths(page: Page, name: string, { fullPage = true } = {}) {
+/** No axe violations on a desktop and on a phone. */
+async function checkAtBothWidths(page: Page) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
     await expectNoAxeViolations(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -87,7 +86,7 @@ test.describe('paying', () => {
     await expect(pay).toHaveAccessibleDescription(
       'To pay, enter the card number, the expiry date and the CVC.',
     );
-    await checkAtBothWidths(page, 'payment-empty');
+    await checkAtBothWidths(page);
 
     const number = page.getByLabel('Card number');
     for (const pasted of [
@@ -128,7 +127,7 @@ test.describe('paying', () => {
     await expect(pay).toBeDisabled();
     await expect(pay).toHaveAccessibleDescription('The expiry date 12/20 has passed.');
     await expect(page.getByText('The expiry date 12/20 has passed.')).toBeVisible();
-    await checkAtBothWidths(page, 'payment-expired');
+    await checkAtBothWidths(page);
 
     await paste(page, expiry, `12 / ${FUTURE_YEAR}`);
     await expect(pay).toBeEnabled();
@@ -169,7 +168,7 @@ test.describe('paying', () => {
     await expect(notice).toContainText(`it may be free again at ${time}`);
     await expect(page.getByText(/held for you/)).toHaveCount(0);
     await expect(page.getByLabel('Card number')).toHaveCount(0);
-    await checkAtBothWidths(page, 'payment-held-by-another');
+    await checkAtBothWidths(page);
 
     // The rival gives up: checking again shows the card form, and what paying will do.
     expect((await rival.post(`/api/booked/${rivalBooking}/cancel`)).ok()).toBe(true);
@@ -221,12 +220,12 @@ test.describe('paying', () => {
 
     await watcher.reload();
     await expect(carCard.getByText(/^Reserved until \d/)).toBeVisible();
-    // Axe and pictures of the page narrowed to this car: a whole page of cars takes minutes on a
+    // Axe on the page narrowed to this car: a whole page of cars takes minutes on a
     // busy machine, and its parts are the same.
     const narrowed = new URLSearchParams({ make: car.make, model: car.model });
     await watcher.goto(`/category/${category._id}?${narrowed}`);
     await expect(carCard.getByText(/^Reserved until \d/)).toBeVisible();
-    await checkAtBothWidths(watcher, 'category-reserved');
+    await checkAtBothWidths(watcher);
     await watching.close();
 
     // While it is held, this buyer cannot hold a second car (in another window).
@@ -273,7 +272,7 @@ test.describe('paying', () => {
     const notice = page.getByRole('region', { name: 'We could not find this booking' });
     await expect(notice).toContainText('it may belong to another account');
     await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
-    await checkAtBothWidths(page, 'payment-not-yours');
+    await checkAtBothWidths(page);
     await notice.getByRole('link', { name: 'Back to My Orders' }).click();
     await expect(page).toHaveURL('/dashboard/orders');
   });

@@ -221,7 +221,6 @@ test.describe('selling', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `test-results/rough-edge-9-${width}.png`, fullPage: true });
     }
 
     releaseSlow();

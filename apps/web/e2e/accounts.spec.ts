@@ -1,12 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
-import {
-  expectNoAxeViolations,
-  expectNoAxeViolationsWideAndNarrow,
-  fromSite,
-  otherSession,
-  SITE,
-} from './site';
+import { fromSite, otherSession, SITE } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 const NEW_PASSWORD = 'a long enough password 2026';
@@ -123,7 +117,6 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/already exists/);
     await expect(page.getByLabel('Email')).toBeFocused();
-    await expectNoAxeViolations(page);
   });
 
   test('signing in straight away from the search page shows its cars', async ({ page }) => {
@@ -171,7 +164,6 @@ test.describe('accounts', () => {
     await expect(alert).toBeFocused();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     await expect(page).toHaveURL('/login');
-    await expectNoAxeViolations(page);
   });
 
   test('the password can be shown and hidden', async ({ page }) => {
@@ -188,8 +180,6 @@ test.describe('accounts', () => {
   test('Continue with Google is not offered when the server has no Google sign-in (rough edge 4)', async ({
     page,
   }) => {
-    // Two pages checked by axe at two widths each: more than the usual time.
-    test.slow();
     // The test server has no Google credentials: once it has said so, there is no button.
     for (const pathname of ['/login', '/register']) {
       const options = page.waitForResponse('**/api/sign-in-options');
@@ -198,15 +188,12 @@ test.describe('accounts', () => {
       await expect(page.getByLabel('Email')).toBeVisible();
       await expect(page.getByRole('button', { name: 'Continue with Google' })).toHaveCount(0);
       await expect(page.getByText('or', { exact: true })).toHaveCount(0);
-      await expectNoAxeViolationsWideAndNarrow(page);
     }
   });
 
   test('Continue with Google is offered when the server has Google sign-in, and keeps the way back (rough edge 4)', async ({
     page,
   }) => {
-    // A page checked by axe at two widths: more than the usual time.
-    test.slow();
     // A server with credentials (its answer stood in for here; the server's own tests cover the
     // real one) gets the button, and Google is asked to send people back to where they were.
     await page.route('**/api/sign-in-options', (route) =>
@@ -230,7 +217,6 @@ test.describe('accounts', () => {
     }
     const google = page.getByRole('button', { name: 'Continue with Google' });
     await expect(google).toBeVisible();
-    await expectNoAxeViolationsWideAndNarrow(page);
     await google.click();
     await expect(page).toHaveURL('/blog');
     expect(started).toMatchObject({
@@ -243,13 +229,9 @@ test.describe('accounts', () => {
   test("the header's Login link and Create an account keep the way back through registration (rough edge 5)", async ({
     page,
   }) => {
-    // Two pages checked by axe at two widths each, and a registration: more than the usual time.
-    test.slow();
     const post = '/blog/how-to-inspect-a-used-car';
     await page.goto(post);
     await waitForHydration(page);
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 844 });
     await mainNav(page).getByRole('link', { name: 'Login' }).click();
     await expect(page).toHaveURL(`/login?next=${encodeURIComponent(post)}`);
 
@@ -260,8 +242,6 @@ test.describe('accounts', () => {
       'href',
       `/login?next=${post}`,
     );
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 844 });
 
     await page.getByLabel('Name').fill('Test Reader');
     await page.getByLabel('Account type').selectOption('Buyer');
@@ -324,7 +304,6 @@ test.describe('accounts', () => {
     await expect(menu.getByRole('link', { name: 'My Orders' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Add Product' })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'All Users' })).toHaveCount(0);
-    await expectNoAxeViolations(page);
   });
 
   test('a seller sees Add Product and My Products, and no My Orders', async ({ page }) => {
@@ -523,8 +502,6 @@ test.describe('accounts', () => {
     page,
     playwright,
   }) => {
-    // Two pages checked by axe at two widths each: more than the usual time.
-    test.slow();
     const person = await playwright.request.newContext({
       baseURL: SITE,
       extraHTTPHeaders: fromSite,
@@ -565,15 +542,12 @@ test.describe('accounts', () => {
     await expect(page.getByLabel('Email')).toHaveAccessibleDescription(
       `An account with this email was ${when}. The address can be used for a new account from ${longDate(freeFrom)}.`,
     );
-    await expectNoAxeViolationsWideAndNarrow(page);
 
-    await page.setViewportSize({ width: 1280, height: 844 });
     await page.goto('/login');
     await signInThroughPage(page, email, NEW_PASSWORD);
     await expect(page.getByRole('alert')).toHaveText(
       `This account was ${when}. Its email address can be used for a new account from ${longDate(freeFrom)}.`,
     );
-    await expectNoAxeViolationsWideAndNarrow(page);
   });
 
   test('a reset link that no longer works says so and offers a new one', async ({ page }) => {

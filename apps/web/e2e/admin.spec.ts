@@ -1,14 +1,7 @@
 import type { CategoryDetail, CategorySummary, Stats } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import {
-  addCarApi,
-  expectNoAxeViolations,
-  otherSession,
-  signUpBuyerApi,
-  signUpSellerApi,
-  waitForMail,
-} from './site';
+import { addCarApi, otherSession, signUpBuyerApi, signUpSellerApi, waitForMail } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 const SELLER_EMAIL = 'seller@demo.local';
@@ -124,7 +117,6 @@ test.describe('administration', () => {
     page,
     playwright,
   }) => {
-    test.setTimeout(180_000);
     const marker = Date.now().toString(36);
     const sellerSession = await otherSession(playwright);
     const seller = await signUpSellerApi(sellerSession, `Rita Removed ${marker}`);
@@ -135,7 +127,6 @@ test.describe('administration', () => {
     await sellerSession.dispose();
 
     await signInAsAdmin(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/listing/${firstId}`);
     await expect(page.getByRole('heading', { level: 1, name: first })).toBeVisible();
     await page.getByRole('button', { name: 'Remove car' }).click();
@@ -143,16 +134,12 @@ test.describe('administration', () => {
     await expect(dialog).toContainText(`${seller.name} is mailed the reason you give.`);
     const reasonBox = dialog.getByLabel('Reason, for the seller');
     await expect(reasonBox).toBeFocused();
-    await expectNoAxeViolations(page);
 
     // A reason is required: the seller is always told why.
     await dialog.getByRole('button', { name: 'Remove car' }).click();
     await expect(dialog.getByText('Reason is required', { exact: true })).toBeVisible();
     await expect(reasonBox).toHaveAttribute('aria-invalid', 'true');
     await expect(reasonBox).toBeFocused();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectNoAxeViolations(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
 
     const reason = 'The photos show a different car. Please list it again with its own photos.';
     await reasonBox.fill(reason);
@@ -184,7 +171,6 @@ test.describe('administration', () => {
     await expect(removed.getByRole('button')).toHaveCount(0);
     const onSale = cars.filter({ hasText: second });
     await expect(onSale).toContainText('On sale');
-    await expectNoAxeViolations(page);
 
     await onSale.getByRole('button', { name: `Remove ${second}` }).click();
     const again = page.getByRole('dialog', { name: `Remove ${second}?` });
@@ -196,8 +182,6 @@ test.describe('administration', () => {
     expect(
       (await waitForMail(seller.email, `Your ${second} was removed from CarMarket`)).text,
     ).toContain('Reported stolen.');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectNoAxeViolations(page);
 
     // The audit log keeps the reasons.
     await page.goto('/dashboard/audit');

@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
 
-import { expectNoAxeViolations } from './site';
-
 test.describe('dashboard', () => {
   test('the dashboard ends at its footer, its menu column runs the page’s height and comes first on the keyboard (rough edge 14)', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    // Three loads of the overview, each of which may wait up to 20 s for its chart.
+    test.setTimeout(60_000);
     // The seller's overview: the sales chart sits near its end, so its table for screen readers
     // reached below the footer (~180 px at 1280 px wide).
     const signIn = await page.request.post('/api/auth/sign-in/email', {
@@ -31,7 +30,6 @@ test.describe('dashboard', () => {
         return document.documentElement.scrollHeight - (footer.bottom + window.scrollY);
       });
       expect(below, `blank page below the footer at ${width} px`).toBeLessThanOrEqual(1);
-      await expectNoAxeViolations(page);
     }
 
     // Wide screens: the page is longer than the screen, and the menu's column as long as it.

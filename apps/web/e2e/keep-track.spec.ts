@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
@@ -8,15 +7,6 @@ const DEMO_PASSWORD = 'demo-drive-2026';
 
 const cards = (page: Page) => page.getByTestId('listing-card');
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-  expect(summary).toEqual([]);
-}
 
 test.describe('keeping track of cars and searches', () => {
   test('a buyer hearts a car on /cars, finds it under Saved cars, and removes it', async ({
@@ -51,7 +41,6 @@ test.describe('keeping track of cars and searches', () => {
       /^\/listing\//,
     );
     await expect(saved).toContainText('when you saved it');
-    await expectNoAxeViolations(page);
 
     // Removed, then put back with Undo, then removed for good.
     await saved.getByRole('button', { name: /^Remove/ }).click();
@@ -65,7 +54,6 @@ test.describe('keeping track of cars and searches', () => {
       'href',
       '/cars',
     );
-    await expectNoAxeViolations(page);
     await expect
       .poll(async () => (await (await page.request.get('/api/saved-cars')).json()) as unknown[])
       .toEqual([]);
@@ -88,7 +76,6 @@ test.describe('keeping track of cars and searches', () => {
     await expect(dialog.getByLabel('Name')).toHaveValue(`“${word}”, Toyota, under $30,000`);
     await expect(dialog.getByLabel('Name')).toBeFocused();
     await expect(dialog.getByLabel('Email alerts')).toHaveValue('instant');
-    await expectNoAxeViolations(page);
     const searchName = `Toyota ${word}`;
     await dialog.getByLabel('Name').fill(searchName);
     await dialog.getByRole('button', { name: 'Save search' }).click();
@@ -133,7 +120,6 @@ test.describe('keeping track of cars and searches', () => {
     await expect(row.getByText('1 new', { exact: true })).toBeVisible();
     await expect(row).toContainText('1 car matches now');
     await expect(row).toContainText(`“${word}” · Toyota · Up to $30,000`);
-    await expectNoAxeViolations(page);
 
     // Opening it shows the car and marks the search seen: nothing is new on coming back.
     await row.getByRole('link', { name: `Open ${searchName}` }).click();
@@ -164,7 +150,6 @@ test.describe('keeping track of cars and searches', () => {
         'href',
         '/',
       );
-      await expectNoAxeViolations(tab);
       await stranger.close();
     });
 

@@ -2,7 +2,6 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 
 import {
   addCarApi,
-  expectNoAxeViolationsWideAndNarrow,
   fromSite,
   otherSession,
   signUpBuyer,
@@ -35,8 +34,9 @@ async function windowOf(browser: Browser, email: string, password: string) {
   return { context, page: await context.newPage() };
 }
 
-/** No part of the page makes it scroll sideways. */
-async function expectNoSidewaysScroll(page: Page) {
+/** On a phone, no part of the page makes it scroll sideways; the page stays phone-sized. */
+async function expectNoSidewaysScrollOnAPhone(page: Page) {
+  await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
     true,
   );
@@ -103,8 +103,7 @@ test.describe('talking to the seller', () => {
     await expect(
       sellerPage.getByRole('navigation', { name: 'Dashboard' }).getByTestId('menu-unread-badge'),
     ).toHaveText('1 unread');
-    await expectNoAxeViolationsWideAndNarrow(sellerPage);
-    await expectNoSidewaysScroll(sellerPage);
+    await expectNoSidewaysScrollOnAPhone(sellerPage);
     await sellerPage.setViewportSize({ width: 1280, height: 900 });
 
     const item = sellerPage.getByTestId('conversation-item').filter({ hasText: carName });
@@ -149,11 +148,9 @@ test.describe('talking to the seller', () => {
       sellerPage.getByTestId('thread').getByText('<b>Great</b>, see you Saturday'),
     ).toBeVisible();
 
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await expectNoSidewaysScroll(page);
+    await expectNoSidewaysScrollOnAPhone(page);
     await expect(page.getByRole('link', { name: '← All conversations' })).toBeVisible();
-    await expectNoAxeViolationsWideAndNarrow(sellerPage);
-    await expectNoSidewaysScroll(sellerPage);
+    await expectNoSidewaysScrollOnAPhone(sellerPage);
     await other.context.close();
   });
 
@@ -192,8 +189,7 @@ test.describe('talking to the seller', () => {
     );
     await expect(page.getByTestId('composer')).toBeHidden();
     await expect(page.getByTestId('thread').getByText('Lowest price? Answer now.')).toBeVisible();
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await expectNoSidewaysScroll(page);
+    await expectNoSidewaysScrollOnAPhone(page);
 
     // The car page says so too.
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -236,8 +232,7 @@ test.describe('talking to the seller', () => {
     await expect(report).toContainText('Asks to pay with gift cards, outside CarMarket.');
     await expect(report).toContainText('reported by Rory Reported (seller)');
     await expect(report.getByText('Open', { exact: true })).toBeVisible();
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await expectNoSidewaysScroll(page);
+    await expectNoSidewaysScrollOnAPhone(page);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await report.getByRole('link', { name: 'Read the conversation' }).click();
@@ -249,8 +244,6 @@ test.describe('talking to the seller', () => {
     ).toBeVisible();
     await expect(page.getByText('Administrators do not write in conversations.')).toBeVisible();
     await expect(page.getByTestId('composer')).toBeHidden();
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByRole('link', { name: '← All reports' }).click();
     await report.getByRole('button', { name: 'Mark as dealt with' }).click();

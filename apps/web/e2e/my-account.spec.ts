@@ -1,12 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-import {
-  expectNoAxeViolationsWideAndNarrow,
-  fromSite,
-  signUpBuyer,
-  waitForHydration,
-  waitForMail,
-} from './site';
+import { fromSite, signUpBuyer, waitForHydration, waitForMail } from './site';
 
 const PASSWORD = 'long-enough-password-2026';
 
@@ -47,16 +41,12 @@ async function openSettings(page: Page) {
 }
 
 test.describe('my account', () => {
-  test('a new name shows in the header, and the page passes axe at both widths', async ({
-    page,
-  }) => {
+  test('a new name shows in the header, and a new phone in the booking form', async ({ page }) => {
     await signUpBuyer(page, 'Morgan Original');
     await openSettings(page);
     await expect(mainNav(page).getByRole('link', { name: /Dashboard/ })).toContainText(
       'Morgan Original',
     );
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
 
     const name = page.getByLabel('Name', { exact: true });
     await name.fill('Morgan Renamed');
@@ -148,8 +138,6 @@ test.describe('my account', () => {
     await expect(page.getByLabel('Email')).toHaveValue(email);
     await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click();
     await expect(page.getByText(/a sign-in link is on its way/)).toBeVisible();
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
 
     const mail = await waitForMail(email, 'sign-in link');
     await page.goto(linkIn(mail));
@@ -177,8 +165,6 @@ test.describe('my account', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Your password')).toBeFocused();
-    await expectNoAxeViolationsWideAndNarrow(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(open).toBeFocused();

@@ -1,7 +1,7 @@
 import type { AdminUser, ListingCard } from '@carmarket/shared';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
-import { expectNoAxeViolations, otherSession, signUpBuyer, waitForHydration } from './site';
+import { otherSession, signUpBuyer, waitForHydration } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 
@@ -84,11 +84,10 @@ async function cardLooks(card: Locator) {
   };
 }
 
-/** Checks the page at a desktop's and a phone's width: axe, and nothing wider than the screen. */
-async function expectAccessibleAtBothWidths(page: Page) {
+/** At a desktop's and at a phone's width, nothing on the page is wider than the screen. */
+async function expectNothingWiderThanTheScreen(page: Page) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await expectNoAxeViolations(page);
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
@@ -98,8 +97,8 @@ async function expectAccessibleAtBothWidths(page: Page) {
 }
 
 test.describe('one look', () => {
-  // Each test checks its pages with axe at two widths, slow on a busy machine.
-  test.describe.configure({ timeout: 150_000 });
+  // On a busy machine a new car has taken up to 20 s to show, on each of two pages in the first.
+  test.describe.configure({ timeout: 60_000 });
 
   test('a car’s card has the same badge and prices on the home page and on /cars, and its mileage in miles beside dollars, in the search filter too (rough edge 15)', async ({
     page,
@@ -116,7 +115,7 @@ test.describe('one look', () => {
     await expect(homeCard).toBeVisible({ timeout: 20_000 });
     const onHome = await cardLooks(homeCard);
     await expect(homeCard).toContainText('23,861 mi');
-    await expectAccessibleAtBothWidths(page);
+    await expectNothingWiderThanTheScreen(page);
 
     // The same heart as on every card: saved from the home page, saved on /cars too.
     const homeHeart = page
@@ -153,7 +152,7 @@ test.describe('one look', () => {
     await expect(page.getByTestId('listing-card')).toHaveCount(0);
     await mileage.selectOption({ label: 'Any mileage' });
     await expect(searchCard).toBeVisible();
-    await expectAccessibleAtBothWidths(page);
+    await expectNothingWiderThanTheScreen(page);
   });
 
   test('a car’s page gives its mileage in miles beside dollars, and a toast reads in the site’s font and text colour (rough edge 15)', async ({
@@ -178,6 +177,6 @@ test.describe('one look', () => {
     await page.getByRole('button', { name: new RegExp(`^Save ${car.name}`) }).click();
     const toast = page.getByRole('alert').filter({ hasText: 'Saved to your cars' });
     expect(await lookOf(toast)).toEqual(body);
-    await expectAccessibleAtBothWidths(page);
+    await expectNothingWiderThanTheScreen(page);
   });
 });

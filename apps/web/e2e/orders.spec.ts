@@ -2,7 +2,7 @@ import type { Booking, CategorySummary, ListingDetail } from '@carmarket/shared'
 import { formatMoney } from '@carmarket/shared';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 
-import { expectNoAxeViolations, fromSite, otherSession, signUpBuyer, waitForMail } from './site';
+import { bookCarApi, otherSession, payApi, signUpBuyer, waitForMail } from './site';
 
 // Each test opens a few signed-in pages (their code, then their data): on a machine shared with
 // other runs one can take longer than the usual 7 s.
@@ -75,45 +75,6 @@ async function newCar(page: Page, seller: APIRequestContext, name: string) {
   return { _id: insertedId, name, categoryId: microbus._id, reprice: 2_345_000 };
 }
 
-async function bookThroughApi(page: Page, listingId: string): Promise<string> {
-  const response = await page.request.post('/api/category', {
-    headers: fromSite,
-    data: { listingId, userPhone: PHONE, userLocation: MEETING },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { insertedId: string }).insertedId;
-}
-
-/** Pays for a booking as the payment page does (start, card, record); answers the transaction id. */
-async function payThroughApi(page: Page, bookingId: string): Promise<string> {
-  const started = await page.request.post('/api/create-payment-intent', {
-    headers: fromSite,
-    data: { bookingId },
-  });
-  expect(started.ok(), await started.text()).toBe(true);
-  const { clientSecret } = (await started.json()) as { clientSecret: string };
-  const card = await page.request.post('/api/payments/sandbox/confirm', {
-    headers: fromSite,
-    data: {
-      clientSecret,
-      card: {
-        number: '4242424242424242',
-        expMonth: 12,
-        expYear: new Date().getFullYear() + 2,
-        cvc: '123',
-      },
-    },
-  });
-  expect(card.ok(), await card.text()).toBe(true);
-  const transactionId = clientSecret.split('_secret_')[0]!;
-  const recorded = await page.request.post('/api/payments', {
-    headers: fromSite,
-    data: { bookingId, transactionId },
-  });
-  expect(recorded.ok(), await recorded.text()).toBe(true);
-  return transactionId;
-}
-
 async function myBookings(page: Page, email: string): Promise<Booking[]> {
   const response = await page.request.get(`/api/booked?email=${encodeURIComponent(email)}`);
   expect(response.ok()).toBe(true);
@@ -121,8 +82,8 @@ async function myBookings(page: Page, email: string): Promise<Booking[]> {
 }
 
 test.describe('My Orders, booking and receipts', () => {
-  // Whole journeys with axe at two widths each: longer than the default 30 s on a busy machine.
-  test.describe.configure({ timeout: 180_000 });
+  // Each test opens a few signed-in pages, each given 20 s (above).
+  test.describe.configure({ timeout: 60_000 });
 
   test('a buyer who booked a car is told so on its page and cards, not by the form (rough edge 7)', async ({
     page,
@@ -133,7 +94,7 @@ test.describe('My Orders, booking and receipts', () => {
     const car = await newCar(page, seller, `VW Transporter ${marker}`);
     const other = await newCar(page, seller, `VW Caravelle ${marker}`);
     await seller.dispose();
-    await bookThroughApi(page, car._id);
+    await bookCarApi(page.request, car._id);
 
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -149,7 +110,6 @@ test.describe('My Orders, booking and receipts', () => {
         'href',
         '/dashboard/orders',
       );
-      await expectNoAxeViolations(page);
     }
 
     // The cards of the category and search pages say the same; the car not booked can be.
@@ -169,7 +129,6 @@ test.describe('My Orders, booking and receipts', () => {
       await expect(otherCard.getByRole('button', { name: 'Book now' })).not.toHaveAttribute(
         'aria-disabled',
       );
-      await expectNoAxeViolations(page);
     }
   });
 
@@ -188,11 +147,10 @@ test.describe('My Orders, booking and receipts', () => {
     const dialog = page.getByRole('dialog', { name: `Book the ${other.name}` });
     await dialog.getByLabel('Phone').fill(PHONE);
     await dialog.getByLabel('Meeting location').fill(MEETING);
-    await bookThroughApi(page, other._id);
+    await bookCarApi(page.request, other._id);
     await dialog.getByRole('button', { name: 'Book now' }).click();
     const refusal = dialog.getByRole('alert');
     await expect(refusal).toContainText('You already booked this car.');
-    await expectNoAxeViolations(page);
     await refusal.getByRole('link', { name: 'See My Orders' }).click();
     await expect(page).toHaveURL('/dashboard/orders');
     await expect(page.getByTestId('order-row').filter({ hasText: other.name })).toContainText(
@@ -233,7 +191,6 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(alert).toContainText('You’re offline.');
     await expect(alert).toBeFocused();
     await expect(dialog.getByRole('button', { name: 'Book now' })).toBeEnabled();
-    await expectNoAxeViolations(page);
 
     // Back online, the booking goes through but its answer is lost on the way back.
     await context.setOffline(false);
@@ -270,8 +227,8 @@ test.describe('My Orders, booking and receipts', () => {
     const { seller, name: sellerName, marker } = await newSeller(playwright);
     const car = await newCar(page, seller, `VW California ${marker}`);
     await seller.dispose();
-    const bookingId = await bookThroughApi(page, car._id);
-    const transactionId = await payThroughApi(page, bookingId);
+    const bookingId = await bookCarApi(page.request, car._id);
+    const transactionId = await payApi(page.request, bookingId);
     const price = formatMoney(car.reprice, 'USD');
 
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -279,13 +236,11 @@ test.describe('My Orders, booking and receipts', () => {
     const row = page.getByTestId('order-row').filter({ hasText: car.name });
     await expect(row.getByText('Paid', { exact: true })).toHaveCount(1);
     await expect(row.getByTestId('transaction-id')).toHaveText(transactionId);
-    await expectNoAxeViolations(page);
 
     await page.setViewportSize({ width: 390, height: 844 });
     const card = page.getByTestId('order-card').filter({ hasText: car.name });
     await expect(card.getByText('Paid', { exact: true })).toHaveCount(1);
     await expect(card.getByTestId('transaction-id')).toHaveText(transactionId);
-    await expectNoAxeViolations(page);
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await row.getByRole('link', { name: `Receipt for the ${car.name}` }).click();
@@ -303,9 +258,6 @@ test.describe('My Orders, booking and receipts', () => {
     const today = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date());
     await expect(receipt).toContainText(today);
     await expect(page).toHaveTitle('Receipt | CarMarket');
-    await expectNoAxeViolations(page);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectNoAxeViolations(page);
 
     // Printed: the receipt alone, without the site's header, menus and buttons.
     await page.emulateMedia({ media: 'print' });
@@ -341,8 +293,8 @@ test.describe('My Orders, booking and receipts', () => {
     const { seller, email: sellerEmail, marker } = await newSeller(playwright);
     const gone = await newCar(page, seller, `VW Crafter ${marker}`);
     const withdrawn = await newCar(page, seller, `VW Kombi ${marker}`);
-    await bookThroughApi(page, gone._id);
-    await bookThroughApi(page, withdrawn._id);
+    await bookCarApi(page.request, gone._id);
+    await bookCarApi(page.request, withdrawn._id);
     expect((await seller.post(`/api/listings/${withdrawn._id}/withdraw`)).ok()).toBe(true);
     await seller.dispose();
 
@@ -372,7 +324,6 @@ test.describe('My Orders, booking and receipts', () => {
         'Closed because the seller withdrew it',
       );
       await expect(page.getByText('sold to someone else or taken off sale')).toHaveCount(0);
-      await expectNoAxeViolations(page);
     }
   });
 });

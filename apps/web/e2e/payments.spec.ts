@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { formatMoney, type CategoryDetail, type CategorySummary } from '@carmarket/shared';
 import {
   expect as baseExpect,
@@ -19,24 +18,6 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 /** Two years ahead, as a card's expiry year in two and four digits. */
 const FUTURE_YEAR = new Date().getFullYear() + 2;
 const YY = String(FUTURE_YEAR % 100).padStart(2, '0');
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-  expect(summary).toEqual([]);
-}
-
-/** No axe violations on a desktop and on a phone. */
-async function checkAtBothWidths(page: Page) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-    await expectNoAxeViolations(page);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /**
  * One of the newest cars of the Electric category (the third), so that it is among the first
@@ -69,9 +50,8 @@ async function paste(page: Page, field: Locator, text: string) {
 
 test.describe('paying', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-  // Each test runs axe four times (two pages or states, two widths): on a page of cars, on a
-  // machine busy with other work, one run has taken 50 s.
-  test.describe.configure({ timeout: 300_000 });
+  // Each test opens a few payment or category pages, which can be slow (`expect`, above).
+  test.describe.configure({ timeout: 60_000 });
 
   test('expiry dates pasted in any common form become MM/YY, and a grey Pay button says what is missing (rough edge 1)', async ({
     page,
@@ -86,7 +66,6 @@ test.describe('paying', () => {
     await expect(pay).toHaveAccessibleDescription(
       'To pay, enter the card number, the expiry date and the CVC.',
     );
-    await checkAtBothWidths(page);
 
     const number = page.getByLabel('Card number');
     for (const pasted of [
@@ -127,7 +106,6 @@ test.describe('paying', () => {
     await expect(pay).toBeDisabled();
     await expect(pay).toHaveAccessibleDescription('The expiry date 12/20 has passed.');
     await expect(page.getByText('The expiry date 12/20 has passed.')).toBeVisible();
-    await checkAtBothWidths(page);
 
     await paste(page, expiry, `12 / ${FUTURE_YEAR}`);
     await expect(pay).toBeEnabled();
@@ -168,7 +146,6 @@ test.describe('paying', () => {
     await expect(notice).toContainText(`it may be free again at ${time}`);
     await expect(page.getByText(/held for you/)).toHaveCount(0);
     await expect(page.getByLabel('Card number')).toHaveCount(0);
-    await checkAtBothWidths(page);
 
     // The rival gives up: checking again shows the card form, and what paying will do.
     expect((await rival.post(`/api/booked/${rivalBooking}/cancel`)).ok()).toBe(true);
@@ -220,12 +197,6 @@ test.describe('paying', () => {
 
     await watcher.reload();
     await expect(carCard.getByText(/^Reserved until \d/)).toBeVisible();
-    // Axe on the page narrowed to this car: a whole page of cars takes minutes on a
-    // busy machine, and its parts are the same.
-    const narrowed = new URLSearchParams({ make: car.make, model: car.model });
-    await watcher.goto(`/category/${category._id}?${narrowed}`);
-    await expect(carCard.getByText(/^Reserved until \d/)).toBeVisible();
-    await checkAtBothWidths(watcher);
     await watching.close();
 
     // While it is held, this buyer cannot hold a second car (in another window).
@@ -272,7 +243,6 @@ test.describe('paying', () => {
     const notice = page.getByRole('region', { name: 'We could not find this booking' });
     await expect(notice).toContainText('it may belong to another account');
     await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
-    await checkAtBothWidths(page);
     await notice.getByRole('link', { name: 'Back to My Orders' }).click();
     await expect(page).toHaveURL('/dashboard/orders');
   });

@@ -1,7 +1,7 @@
 import type { CategorySummary, MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { expectNoAxeViolations, fromSite, solidPng } from './site';
+import { fromSite, solidPng } from './site';
 
 const CATEGORY = 'Electric car';
 
@@ -168,7 +168,6 @@ test.describe('selling', () => {
   test('a file named .jpg that is no photo says why it was refused and offers only Remove; the count follows the uploads (rough edge 9)', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
     await signUpSeller(page);
     // slow.png's upload is held, to see the count with one photo done and one still going.
     let releaseSlow!: () => void;
@@ -218,10 +217,6 @@ test.describe('selling', () => {
         (images as HTMLImageElement[]).filter((image) => image.complete && !image.naturalWidth),
       );
     expect(broken).toHaveLength(0);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectNoAxeViolations(page);
-    }
 
     releaseSlow();
     await expect(photos.filter({ hasText: 'Uploaded' })).toHaveCount(2);

@@ -8,10 +8,8 @@ export default defineConfig({
   testDir: 'apps/web/e2e',
   fullyParallel: false,
   workers: 1,
-  // On CI a failed test is run once more: one that then passes still shows, named, at the end of
-  // `npm test` ("flaky"), so it is fixed rather than lost among a thousand passes; a test that
-  // fails twice fails the run.
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a test that fails once fails the run, and a flaky test is a bug to fix.
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   forbidOnly: !!process.env.CI,

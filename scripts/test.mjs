@@ -1,5 +1,7 @@
-// `npm test`: typecheck, lint, build, API tests (PGlite, then PostgreSQL when TEST_DATABASE_URL
-// is set), browser tests; ends with one "N passed, N failed" line.
+// `npm test`: typecheck, lint, build, the API tests on PGlite and again on PostgreSQL (when
+// TEST_DATABASE_URL is set), the unit tests once, the browser tests once and their smoke on the
+// other database (decision 023). Prints each step's wall time, a table of steps at the end, and
+// one closing "tests: N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,8 +9,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
+
+/** Debian's Chromium, installed here when it is missing and we may (root, or `sudo -n`). */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return true;
+  const install = 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium';
+  const asRoot = process.getuid?.() === 0;
+  const canSudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!process.env.CHROMIUM_PATH && (asRoot || canSudo)) {
+    console.log(`Chromium is not at ${chromium}: installing Debian's package (${install}).`);
+    const command = asRoot ? ['sh', ['-c', install]] : ['sudo', ['-n', 'sh', '-c', install]];
+    spawnSync(command[0], command[1], { stdio: 'inherit' });
+    if (fs.existsSync(chromium)) return true;
+  }
   console.error(`
 The browser tests need Chromium at ${chromium}, and it is not there.
 Install Debian's package (no browser is downloaded by this project):
@@ -17,16 +31,17 @@ Install Debian's package (no browser is downloaded by this project):
 
 or point CHROMIUM_PATH at another Chromium or Chrome binary, then run npm test again.
 `);
-  process.exit(1);
+  return false;
 }
+if (!ensureChromium()) process.exit(1);
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
-const failedSteps = [];
+/** Every test that ran (passed or failed), once however many databases it ran on. */
+const distinct = new Set();
+const steps = [];
 // Each failed test, named again at the end: CI may keep only the run's last lines.
 const failedTests = [];
-// Browser tests that failed once and passed when run again (CI only, playwright.config.ts).
-const flakyTests = [];
 
 /** The first lines of a failure's message, without the terminal's colours. */
 function firstLines(message = '', count = 6) {
@@ -35,26 +50,39 @@ function firstLines(message = '', count = 6) {
   return plain.split('\n').slice(0, count).join('\n    ');
 }
 
-function step(label, command, args, env = {}) {
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs one step, timed; `count` reads its report into the totals and answers its counts. */
+function step(label, command, args, { env = {}, count } = {}) {
   console.log(`\n=== ${label}`);
+  const started = Date.now();
   const result = spawnSync(command, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
-  if (result.status !== 0) failedSteps.push(label);
-  return result.status === 0;
+  const ms = Date.now() - started;
+  const tests = count?.();
+  const ok = result.status === 0;
+  steps.push({ label, ms, ok, tests });
+  console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} in ${seconds(ms)}`);
+  return ok;
 }
 
 function countVitest(file, name) {
-  if (!fs.existsSync(file)) return;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  if (!fs.existsSync(file)) return counts;
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests;
-  totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  counts.passed = report.numPassedTests;
+  counts.failed = report.numFailedTests;
+  counts.skipped = report.numPendingTests + (report.numTodoTests ?? 0);
   for (const result of report.testResults) {
-    const where = `[${name}] ${path.relative(root, result.name)}`;
+    const file = path.relative(root, result.name);
+    const where = `[${name}] ${file}`;
     for (const test of result.assertionResults) {
+      if (test.status === 'passed' || test.status === 'failed') {
+        distinct.add(`${file} > ${test.fullName}`);
+      }
       if (test.status !== 'failed') continue;
       failedTests.push(`${where} > ${test.fullName}\n    ${firstLines(test.failureMessages[0])}`);
     }
@@ -63,82 +91,117 @@ function countVitest(file, name) {
       failedTests.push(`${where}\n    ${firstLines(result.message)}`);
     }
   }
+  return counts;
 }
 
-function failedSpecs(suite, name) {
+function playwrightSpecs(suite, name) {
   for (const spec of suite.specs ?? []) {
-    const flaky = spec.tests.some((test) => test.status === 'flaky');
-    if (spec.ok && !flaky) continue;
+    // A spec's id stands for its file and titles: the same in the suite and in the smoke.
+    const ran = spec.tests.some((test) => test.results.some((r) => r.status !== 'skipped'));
+    if (ran) distinct.add(`e2e ${spec.id}`);
+    if (spec.ok) continue;
     const error = spec.tests.flatMap((test) => test.results).find((result) => result.error)?.error;
-    const line = `[${name}] ${spec.file}:${spec.line} > ${spec.title}\n    ${firstLines(error?.message)}`;
-    (spec.ok ? flakyTests : failedTests).push(line);
+    failedTests.push(
+      `[${name}] ${spec.file}:${spec.line} > ${spec.title}\n    ${firstLines(error?.message)}`,
+    );
   }
-  for (const child of suite.suites ?? []) failedSpecs(child, name);
+  for (const child of suite.suites ?? []) playwrightSpecs(child, name);
 }
 
 function countPlaywright(file, name) {
-  if (!fs.existsSync(file)) return;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  if (!fs.existsSync(file)) return counts;
   const { stats, suites, errors } = JSON.parse(fs.readFileSync(file, 'utf8'));
-  for (const suite of suites) failedSpecs(suite, name);
+  for (const suite of suites) playwrightSpecs(suite, name);
   for (const error of errors ?? []) failedTests.push(`[${name}] ${firstLines(error.message)}`);
-  totals.passed += stats.expected + stats.flaky;
-  totals.failed += stats.unexpected;
-  totals.skipped += stats.skipped;
+  // No retries (playwright.config.ts): a test that fails once fails the run, and is fixed.
+  counts.passed = stats.expected;
+  counts.failed = stats.unexpected;
+  counts.skipped = stats.skipped;
+  return counts;
 }
 
+function addToTotals(counts) {
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+  return counts;
+}
+
+// Lint and typecheck keep their caches in node_modules/.cache between runs in one checkout; a
+// fresh clone has none and checks everything.
 const ok =
   step('typecheck', 'npm', ['run', '--silent', 'typecheck']) &&
   step('lint', 'npm', ['run', '--silent', 'lint']) &&
   step('build', 'npm', ['run', '--silent', 'build']);
 
 if (ok) {
-  const vitestArgs = (name) => [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${path.join(reports, name)}`,
-  ];
-  const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
-  console.log('\n=== API and unit tests on embedded PGlite');
-  const pglite = spawnSync('npx', vitestArgs('vitest-pglite.json'), {
-    cwd: root,
-    stdio: 'inherit',
-    env: withoutPostgres,
-  });
-  if (pglite.status !== 0) failedSteps.push('API tests (PGlite)');
-  countVitest(path.join(reports, 'vitest-pglite.json'), 'PGlite');
-
+  const { TEST_DATABASE_URL } = process.env;
+  const vitest = (label, name, args, env) => {
+    const report = path.join(reports, `${name}.json`);
+    step(
+      label,
+      'npx',
+      [
+        'vitest',
+        'run',
+        ...args,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
+      { env, count: () => addToTotals(countVitest(report, name)) },
+    );
+  };
+  // The PGlite round runs every project; the unit tests need no database, so PostgreSQL's
+  // round runs only the API tests (vitest.config.ts).
+  vitest('API and unit tests on embedded PGlite', 'PGlite', [], { TEST_DATABASE_URL: '' });
   if (TEST_DATABASE_URL) {
-    step('API and unit tests on PostgreSQL', 'npx', vitestArgs('vitest-postgres.json'));
-    countVitest(path.join(reports, 'vitest-postgres.json'), 'PostgreSQL');
+    vitest('API tests on PostgreSQL', 'PostgreSQL', ['--project', 'api'], { TEST_DATABASE_URL });
   } else {
     console.log('\n(TEST_DATABASE_URL is not set: PostgreSQL runs skipped; CI sets it.)');
   }
 
-  const playwright = (name, env) => {
+  const playwright = (label, name, args, env) => {
     const report = path.join(reports, `playwright-${name}.json`);
-    step(
-      `browser tests on ${name} (Playwright, Chromium)`,
-      'npx',
-      ['playwright', 'test', '--reporter=list,json'],
-      {
-        ...env,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      },
-    );
-    countPlaywright(report, name);
+    step(label, 'npx', ['playwright', 'test', '--reporter=list,json', ...args], {
+      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+      count: () => addToTotals(countPlaywright(report, name)),
+    });
   };
-  // The e2e server picks PostgreSQL when TEST_DATABASE_URL is set (scripts/e2e-server.mjs).
-  playwright('PGlite', { TEST_DATABASE_URL: '' });
-  if (TEST_DATABASE_URL) playwright('PostgreSQL', { TEST_DATABASE_URL });
+  // The whole browser suite once, on PostgreSQL when there is one (what production runs on), and
+  // the smoke (smoke.spec.ts: npm start's path) on the other database. The e2e server picks
+  // PostgreSQL when TEST_DATABASE_URL is set (scripts/e2e-server.mjs).
+  if (TEST_DATABASE_URL) {
+    playwright('browser tests on PostgreSQL (Playwright, Chromium)', 'PostgreSQL', [], {
+      TEST_DATABASE_URL,
+    });
+    playwright('browser smoke on embedded PGlite', 'PGlite', ['smoke.spec.ts'], {
+      TEST_DATABASE_URL: '',
+    });
+  } else {
+    playwright('browser tests on embedded PGlite (Playwright, Chromium)', 'PGlite', [], {
+      TEST_DATABASE_URL: '',
+    });
+  }
 }
 
 fs.rmSync(reports, { recursive: true, force: true });
-console.log('');
-if (flakyTests.length > 0) {
-  console.log(`Failed once, then passed (flaky: fix them):\n  ${flakyTests.join('\n  ')}\n`);
+
+const width = Math.max(...steps.map((s) => s.label.length));
+const total = steps.reduce((sum, s) => sum + s.ms, 0);
+console.log('\nStep times:');
+for (const s of steps) {
+  const tests = s.tests
+    ? `  ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped`
+    : '';
+  console.log(
+    `  ${s.label.padEnd(width)}  ${seconds(s.ms).padStart(8)}  ${s.ok ? 'ok    ' : 'FAILED'}${tests}`,
+  );
 }
+console.log(`  ${'all steps'.padEnd(width)}  ${seconds(total).padStart(8)}`);
+console.log(`  distinct tests run: ${distinct.size} (a test run on two databases counts once)`);
+
+const failedSteps = steps.filter((s) => !s.ok).map((s) => s.label);
+console.log('');
 if (failedTests.length > 0) console.log(`Failed tests:\n  ${failedTests.join('\n  ')}\n`);
 if (failedSteps.length > 0) console.log(`Failed steps: ${failedSteps.join(', ')}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';

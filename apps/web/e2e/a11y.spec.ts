@@ -22,9 +22,11 @@ import {
  * Accessibility, in one place: every page state the journeys once checked with axe, each checked
  * here once, at 1280 px and at 390 px. A state is reached as its journey reached it: its data
  * through the API, a page state (an open dialog, a form with errors, a toast) through the page.
- * Each test is one person, signed in once, going from state to state in one page.
+ * Each test is one person (the demo accounts' test two), signed in once, going from state to
+ * state in one page. A new page state gets its scan here, not in its journey.
  */
 
+/** Where this file's cars go: no other test takes the newest cars of Microbus. */
 const CATEGORY = 'Microbus';
 const NEW_PASSWORD = 'a long enough password 2026';
 

@@ -10,6 +10,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './db/seed/seed.ts';
+import { BackgroundWork } from './lib/background-work.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
 import { createResponseSerializer } from './lib/serializer.ts';
@@ -156,7 +157,14 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
   app.setValidatorCompiler(validatorCompiler);
   // Tests check every response against its schema; a running site only writes it (decision 014).
   app.setSerializerCompiler(createResponseSerializer({ validate: config.NODE_ENV === 'test' }));
-  app.addHook('onClose', () => database.close());
+  // Everything that runs besides requests goes through `background` (decision 022). Fastify runs
+  // onClose hooks last registered first, so this one, registered first, runs last: the work under
+  // way is awaited, then the pool ends, and no query ever meets a closed pool.
+  const background = new BackgroundWork(app.log);
+  app.addHook('onClose', async () => {
+    await background.close();
+    await database.close();
+  });
 
   const outboxDir = path.join(config.dataDir, 'outbox');
   const mailer = createMailer({
@@ -165,8 +173,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     outboxDir,
     log: app.log,
   });
-  const mailSender = createMailSender(database.db, mailer, app.log);
-  app.addHook('onClose', () => mailSender.stop());
+  const mailSender = createMailSender(database.db, mailer, app.log, background);
   const counters = config.REDIS_URL
     ? createRedisCounterStore(config.REDIS_URL, (error) =>
         app.log.error({ err: error }, 'Redis does not answer: sign-in answers 503 until it does'),
@@ -203,6 +210,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     trustedOrigins,
     siteOrigin,
     live,
+    background,
   });
   const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const sandboxWebhookSecret = `whsec_${createHash('sha256').update(`sandbox-webhook:${secret}`).digest('hex')}`;
@@ -216,6 +224,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         })
       : createSandboxGateway(database.db, {
           webhookSecret: sandboxWebhookSecret,
+          background,
           crashAfterCharge: config.FAULT_INJECTION === 'crash-after-charge',
         });
   const paymentDeps: PaymentDeps = {
@@ -245,32 +254,12 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     if (gateway.provider === 'sandbox') await (gateway as SandboxGateway).redeliver();
     return sweepPayments(paymentDeps);
   };
-  const sweeper = setInterval(() => {
-    sweep().catch((error) => app.log.error({ err: error }, 'payment sweep failed'));
-  }, config.PAYMENT_SWEEP_SECONDS * 1000);
-  sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  background.every('payment sweep', config.PAYMENT_SWEEP_SECONDS * 1000, sweep);
   const sweepUploads = () => sweepUnusedUploads(database.db, storage, undefined, app.log);
-  const uploadSweeper = setInterval(
-    () => {
-      sweepUploads().catch((error) => app.log.error({ err: error }, 'upload sweep failed'));
-    },
-    60 * 60 * 1000,
-  );
-  uploadSweeper.unref();
-  app.addHook('onClose', async () => clearInterval(uploadSweeper));
+  background.every('upload sweep', 60 * 60 * 1000, sweepUploads);
   // Sign-up and sign-in free a held address on the spot; this frees the rest (a Google sign-in).
   const releaseEmails = () => releaseDeletedEmails(database.db, config.DELETED_ACCOUNT_HOLD_DAYS);
-  const emailReleaser = setInterval(
-    () => {
-      releaseEmails().catch((error) =>
-        app.log.error({ err: error }, "freeing deleted accounts' addresses failed"),
-      );
-    },
-    60 * 60 * 1000,
-  );
-  emailReleaser.unref();
-  app.addHook('onClose', async () => clearInterval(emailReleaser));
+  background.every("freeing deleted accounts' addresses", 60 * 60 * 1000, releaseEmails);
   const unsubscribe = unsubscribeTokens(secret);
   const alertDeps: AlertDeps = {
     db: database.db,
@@ -280,8 +269,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     unsubscribe,
     digestHours: config.ALERT_DIGEST_HOURS,
   };
-  const alertWorker = startAlertWorker(alertDeps, config.ALERT_INTERVAL_MS);
-  app.addHook('onClose', async () => alertWorker.stop());
+  startAlertWorker(alertDeps, config.ALERT_INTERVAL_MS, background);
 
   const messagesDeps: MessagesDeps = {
     db: database.db,
@@ -300,8 +288,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     siteOrigin,
     delayMinutes: config.MESSAGE_MAIL_DELAY_MINUTES,
   };
-  const messageMailWorker = startMessageMailWorker(messageMailDeps, config.ALERT_INTERVAL_MS);
-  app.addHook('onClose', () => messageMailWorker.stop());
+  startMessageMailWorker(messageMailDeps, config.ALERT_INTERVAL_MS, background);
 
   try {
     await database.withStartupLock(async () => {

@@ -21,7 +21,11 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests');
+    // app.close() drains requests, then waits for background work before the pool ends (decision 022).
+    app.log.info(
+      { signal },
+      'shutting down: no new connections, finishing requests and background work',
+    );
     const timer = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { account, session, user, verification } from '../../db/schema.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LiveHub } from '../messages/live.ts';
 import type { Mailer } from '../../plugins/mail.ts';
@@ -51,6 +52,8 @@ export interface AuthDeps {
   siteOrigin: () => string;
   /** Live conversations: a deleted account's close, and its streams end. */
   live: LiveHub;
+  /** Where mail sent after the answer runs, so closing the server waits for it. */
+  background: BackgroundWork;
 }
 
 /** Google sign-in is offered only when the server has its credentials. */
@@ -68,6 +71,7 @@ export function createAuth({
   trustedOrigins,
   siteOrigin,
   live,
+  background,
 }: AuthDeps) {
   const google = googleSignInEnabled(config);
   /**
@@ -75,7 +79,7 @@ export function createAuth({
    * without (no account discovery by timing); a failure is logged.
    */
   const inBackground = (work: Promise<unknown>) => {
-    work.catch((error: unknown) => log.error({ err: error }, 'sending account mail failed'));
+    void background.track('sending account mail', work);
   };
   /** better-auth's address-confirming link, landing on the settings page with what it did. */
   const verifyLink = (token: string, landing: string) =>

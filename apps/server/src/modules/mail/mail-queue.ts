@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import { mailQueue } from '../../db/schema.ts';
 import type { Mailer, MailMessage } from '../../plugins/mail.ts';
 
@@ -113,36 +114,33 @@ export async function deliverQueuedMail(
  * Sends queued mail soon after the transaction that queued it commits (a booking's notices),
  * in this process, one run at a time: `kick` during a run asks for one more run after it, so
  * mail queued under load goes out in batches. Mail a run could not send waits for its retry,
- * which the workers' timed runs send (deliverQueuedMail), on any process.
+ * which the workers' timed runs send (deliverQueuedMail), on any process. A run is background
+ * work: closing stops it after its batch and waits for that (what is left is sent by the next
+ * process that runs the queue).
  */
-export function createMailSender(db: Db, mailer: Mailer, log: FastifyBaseLogger) {
+export function createMailSender(
+  db: Db,
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+  background: BackgroundWork,
+) {
   let running: Promise<void> | undefined;
   let again = false;
-  let stopped = false;
   const run = async () => {
     do {
       again = false;
       try {
-        await deliverQueuedMail(db, mailer, log, () => stopped);
+        await deliverQueuedMail(db, mailer, log, () => background.closing);
       } catch (error) {
         log.error({ err: error }, 'sending queued mail failed');
       }
-    } while (again && !stopped);
+    } while (again && !background.closing);
     running = undefined;
   };
   return {
     kick(): void {
-      if (stopped) return;
       if (running) again = true;
-      else running = run();
-    },
-    /**
-     * Waits for the batch under way (no new one starts), so the database is never closed
-     * beneath it; what is left is sent by the next process that runs the queue.
-     */
-    async stop(): Promise<void> {
-      stopped = true;
-      await running;
+      else running = background.run('sending queued mail', run);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db } from '../../db/client.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { deliverQueuedMail, queueMail } from '../mail/mail-queue.ts';
 import { pruneEvents } from './live-events.ts';
@@ -106,40 +107,38 @@ export async function queueMessageMail(deps: MessageMailDeps): Promise<{ claimed
   });
 }
 
-/** Every batch that is due, then the mail queue; answers how many conversations were mailed. */
-export async function runMessageMail(deps: MessageMailDeps): Promise<number> {
+/**
+ * Every batch that is due, then the mail queue; answers how many conversations were mailed.
+ * `stopping` (the server is closing) is checked between batches, each of which commits on its own.
+ */
+export async function runMessageMail(
+  deps: MessageMailDeps,
+  stopping: () => boolean = () => false,
+): Promise<number> {
   let mailed = 0;
-  for (let batch = await queueMessageMail(deps); batch.claimed > 0;) {
+  while (!stopping()) {
+    const batch = await queueMessageMail(deps);
+    if (batch.claimed === 0) break;
     mailed += batch.claimed;
-    batch = await queueMessageMail(deps);
   }
-  await deliverQueuedMail(deps.db, deps.mailer, deps.log);
+  await deliverQueuedMail(deps.db, deps.mailer, deps.log, stopping);
   return mailed;
 }
 
 /**
- * Runs the mail every `intervalMs` in this process (one run at a time) and prunes old events.
- * `stop` waits for a run under way, so the database is never closed beneath it.
+ * Runs the mail every `intervalMs` in this process (one run at a time) and prunes old events,
+ * as background work: closing the server waits for a run under way.
  */
-export function startMessageMailWorker(deps: MessageMailDeps, intervalMs: number) {
-  let running: Promise<unknown> | undefined;
+export function startMessageMailWorker(
+  deps: MessageMailDeps,
+  intervalMs: number,
+  background: BackgroundWork,
+) {
   let prunedAt = 0;
-  const timer = setInterval(() => {
-    if (running) return;
+  background.every('message mail run', intervalMs, async () => {
     const prune = Date.now() - prunedAt > 60 * 60_000;
     if (prune) prunedAt = Date.now();
-    running = runMessageMail(deps)
-      .then(() => (prune ? pruneEvents(deps.db, EVENT_DAYS) : 0))
-      .catch((error: unknown) => deps.log.error({ err: error }, 'message mail run failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+    await runMessageMail(deps, () => background.closing);
+    if (prune && !background.closing) await pruneEvents(deps.db, EVENT_DAYS);
+  });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import { sandboxEvent, sandboxIntent } from '../../db/schema.ts';
 import type { GatewayEvent, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
 import { signPayload, verifySignature } from './webhook-signature.ts';
@@ -168,6 +169,8 @@ export interface SandboxGateway extends PaymentGateway {
 
 export interface SandboxOptions {
   webhookSecret: string;
+  /** Where a confirmation's event delivery runs after the answer, so closing waits for it. */
+  background: BackgroundWork;
   /** Fault injection for tests: the process dies right after a charge succeeds, before any news of it. */
   crashAfterCharge?: boolean;
 }
@@ -183,7 +186,7 @@ const FIRST_RETRY_SECONDS = 5;
  */
 export function createSandboxGateway(
   db: Db,
-  { webhookSecret, crashAfterCharge = false }: SandboxOptions,
+  { webhookSecret, background, crashAfterCharge = false }: SandboxOptions,
 ): SandboxGateway {
   type QueuedEvent = { id: string; payload: string };
 
@@ -207,6 +210,10 @@ export function createSandboxGateway(
     });
     return { id, payload };
   }
+
+  /** Delivers after the confirm answer, as Stripe does; one not started is redelivered later. */
+  const deliverLater = (event: QueuedEvent) =>
+    void background.run('sandbox event delivery', () => deliver(event));
 
   async function deliver(event: QueuedEvent): Promise<boolean> {
     if (!gateway.onEvent) return false;
@@ -371,7 +378,7 @@ export function createSandboxGateway(
         );
         if (!done) return { error: unexpectedState('succeeded or canceled') };
         if (crashAfterCharge) process.kill(process.pid, 'SIGKILL');
-        void deliver(done.event);
+        deliverLater(done.event);
         return { intent: stripeIntentJson(done.row) };
       }
       const failed = await change(
@@ -386,7 +393,7 @@ export function createSandboxGateway(
         },
         'payment_intent.payment_failed',
       );
-      if (failed) void deliver(failed.event);
+      if (failed) deliverLater(failed.event);
       return { error: outcome };
     },
   };

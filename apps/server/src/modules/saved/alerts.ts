@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { formatMoney } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import { ON_SALE_SQL } from '../../db/schema.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer, MailMessage } from '../../plugins/mail.ts';
@@ -44,23 +45,32 @@ const uuids = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 const pairTable = (pairs: { search_id: string; listing_id: string }[]) =>
   sql`unnest(${uuids(pairs.map((p) => p.search_id))}, ${uuids(pairs.map((p) => p.listing_id))}) as p(search_id, listing_id)`;
 
-/** Every step once; answers what each did. */
-export async function runAlerts(deps: AlertDeps) {
+/**
+ * Every step once; answers what each did. `stopping` (the server is closing) is checked between
+ * batches: each batch commits on its own, and what is left waits for the next run, anywhere.
+ */
+export async function runAlerts(deps: AlertDeps, stopping: () => boolean = () => false) {
   let matched = 0;
-  for (let batch = await matchNewCars(deps.db); batch > 0; batch = await matchNewCars(deps.db)) {
+  while (!stopping()) {
+    const batch = await matchNewCars(deps.db);
+    if (batch === 0) break;
     matched += batch;
   }
-  const instant = await untilDone(() => sendInstantAlerts(deps));
-  const digests = await untilDone(() => sendDigests(deps));
-  const notices = await untilDone(() => sendCarNotices(deps));
-  const delivered = await deliverQueuedMail(deps.db, deps.mailer, deps.log);
+  const instant = await untilDone(() => sendInstantAlerts(deps), stopping);
+  const digests = await untilDone(() => sendDigests(deps), stopping);
+  const notices = await untilDone(() => sendCarNotices(deps), stopping);
+  const delivered = await deliverQueuedMail(deps.db, deps.mailer, deps.log, stopping);
   return { matched, instant, digests, notices, delivered };
 }
 
-/** Runs a sending step until it finds nothing more to claim; answers the mails queued. */
-async function untilDone(step: () => Promise<{ claimed: number; sent: number }>) {
+/** Runs a sending step until it claims nothing more (or stopping); answers the mails queued. */
+async function untilDone(step: () => Promise<Sent>, stopping: () => boolean) {
   let sent = 0;
-  for (let done = await step(); done.claimed > 0; done = await step()) sent += done.sent;
+  while (!stopping()) {
+    const done = await step();
+    if (done.claimed === 0) break;
+    sent += done.sent;
+  }
   return sent;
 }
 
@@ -355,18 +365,7 @@ async function queueAlert(
   });
 }
 
-/** Runs the worker every `intervalMs` in this process; one run at a time. */
-export function startAlertWorker(deps: AlertDeps, intervalMs: number) {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    runAlerts(deps)
-      .catch((error) => deps.log.error({ err: error }, 'alert run failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** Runs the worker every `intervalMs` in this process, one run at a time, as background work. */
+export function startAlertWorker(deps: AlertDeps, intervalMs: number, background: BackgroundWork) {
+  background.every('alert run', intervalMs, () => runAlerts(deps, () => background.closing));
 }

@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects (decision 023): `api` starts the real server on a database, and `npm test` runs
+ * it on PGlite and again on PostgreSQL; `unit` needs no database and runs once.
+ */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -8,15 +12,31 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'server',
-          include: ['apps/server/src/**/*.test.ts', 'packages/shared/src/**/*.test.ts'],
+          name: 'api',
+          include: ['apps/server/src/**/*.test.ts'],
+          // No database: config is parsed, and `npm start` always runs on the embedded one.
+          exclude: [
+            'apps/server/src/config.test.ts',
+            'apps/server/src/modules/system/start.test.ts',
+          ],
           setupFiles: ['apps/server/src/test/setup.ts'],
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
           pool: 'forks',
         },
       },
       {
         extends: true,
-        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: [
+            'packages/shared/src/**/*.test.ts',
+            'apps/web/src/**/*.test.ts',
+            'apps/server/src/config.test.ts',
+            'apps/server/src/modules/system/start.test.ts',
+          ],
+          environment: 'node',
+          pool: 'forks',
+        },
       },
     ],
   },

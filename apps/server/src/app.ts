@@ -19,6 +19,7 @@ import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { releaseDeletedEmails } from './modules/auth/deleted-accounts.ts';
 import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
+import { scryptPasswords, type PasswordHashing } from './modules/auth/passwords.ts';
 import { createMailSender } from './modules/mail/mail-queue.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -63,6 +64,10 @@ export interface AppOptions {
   config: Config;
   /** Overrides where embedded PGlite keeps its data (tests use `memory://`). */
   pgliteDir?: string;
+  /** A dump of an embedded database (`dumpDataDir`) to start from: tests' prepared database. */
+  pgliteDump?: Blob;
+  /** How passwords are hashed: better-auth's scrypt unless a test passes a cheaper one. */
+  passwords?: PasswordHashing;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -110,13 +115,20 @@ export function siteOrigins(config: Config, port: () => number) {
 }
 
 /** Builds the whole application, migrated and seeded, without listening. */
-export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promise<App> {
+export async function buildApp({
+  config,
+  pgliteDir,
+  pgliteDump,
+  passwords = scryptPasswords,
+  logger,
+}: AppOptions): Promise<App> {
   // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
   // operations, up to 50 MB, would only hold memory (decision 014).
   sharp.cache(false);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     pgliteDir: pgliteDir ?? path.join(config.dataDir, 'db'),
+    pgliteDump,
     poolSize: config.DATABASE_POOL_SIZE,
     migrationsDir: config.migrationsDir,
   });
@@ -211,6 +223,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
     siteOrigin,
     live,
     background,
+    passwords,
   });
   const tokens = createAccessTokens(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const sandboxWebhookSecret = `whsec_${createHash('sha256').update(`sandbox-webhook:${secret}`).digest('hex')}`;
@@ -298,6 +311,7 @@ export async function buildApp({ config, pgliteDir, logger }: AppOptions): Promi
         demoCars: config.SEED_DEMO_CARS,
         currency: config.CURRENCY,
         demoPassword: config.DEMO_PASSWORD,
+        passwords,
       });
       if (seeded.seeded) app.log.info({ listings: seeded.listings }, 'seeded an empty database');
     });

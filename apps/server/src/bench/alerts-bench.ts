@@ -12,6 +12,7 @@ import { BODY_TYPES, FUELS, MAKES } from '@carmarket/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { openDatabase, queryRows } from '../db/client.ts';
+import { scryptPasswords } from '../modules/auth/passwords.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { createMailer } from '../plugins/mail.ts';
 import { matchNewCars, sendInstantAlerts, type AlertDeps } from '../modules/saved/alerts.ts';
@@ -51,6 +52,7 @@ await seedDatabase(database.db, storage, {
   demoCars: 'small',
   currency: 'USD',
   demoPassword: 'demo-drive-2026',
+  passwords: scryptPasswords,
 });
 const { db } = database;
 

@@ -29,6 +29,8 @@ export interface Database {
    */
   withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Embedded PGlite only: the whole data directory as a tar, for tests to start from. */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */
   pgliteDir: string;
+  /** A dump (`dumpDataDir`) to start an in-memory PGlite from: tests' prepared database. */
+  pgliteDump?: Blob | undefined;
   poolSize: number;
   migrationsDir: string;
 }
@@ -59,6 +63,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
     // Drizzle's parsers, given once to the instance instead of with every query (below).
     parsers: DRIZZLE_PARSERS,
+    ...(options.pgliteDump && { loadDataDir: options.pgliteDump }),
   };
   const fresh =
     !options.pgliteDir.startsWith('memory://') &&
@@ -80,6 +85,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    dump: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }

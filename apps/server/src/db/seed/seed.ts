@@ -3,9 +3,9 @@ import { inArray, isNull, and, sql } from 'drizzle-orm';
 import type { Role } from '@carmarket/shared';
 import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
 import type { Db } from '../client.ts';
-import { hashPassword } from 'better-auth/crypto';
 import { account, category, listing, upload, user, type ListingImage } from '../schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
+import type { PasswordHashing } from '../../modules/auth/passwords.ts';
 import { searchPlaces } from '../../modules/places/gazetteer.ts';
 import { SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
 import { wideDemoCatalogue } from './catalogue.ts';
@@ -36,6 +36,7 @@ export async function seedDatabase(
     demo: boolean;
     currency: string;
     demoPassword: string;
+    passwords: PasswordHashing;
     /** `full` adds the wider demo set (decision 009) to the six cars per category. */
     demoCars?: 'small' | 'full';
   },
@@ -103,7 +104,7 @@ export async function seedDatabase(
         })),
       )
       .returning({ id: user.id, name: user.name, roles: user.roles });
-    const passwordHash = await hashPassword(options.demoPassword);
+    const passwordHash = await options.passwords.hash(options.demoPassword);
     await tx.insert(account).values(
       people.map((person) => ({
         userId: person.id,

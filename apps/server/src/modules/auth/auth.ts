@@ -15,6 +15,7 @@ import type { LiveHub } from '../messages/live.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
 import { deletedAccountSignInMessage } from './deleted-accounts.ts';
+import type { PasswordHashing } from './passwords.ts';
 import {
   emailChangeConfirmation,
   passwordChangedNotice,
@@ -54,6 +55,7 @@ export interface AuthDeps {
   live: LiveHub;
   /** Where mail sent after the answer runs, so closing the server waits for it. */
   background: BackgroundWork;
+  passwords: PasswordHashing;
 }
 
 /** Google sign-in is offered only when the server has its credentials. */
@@ -72,6 +74,7 @@ export function createAuth({
   siteOrigin,
   live,
   background,
+  passwords,
 }: AuthDeps) {
   const google = googleSignInEnabled(config);
   /**
@@ -182,6 +185,7 @@ export function createAuth({
       enabled: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      password: passwords,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
       // The sessions are gone by now; their live message streams end with them, on every

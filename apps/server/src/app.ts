@@ -340,6 +340,7 @@ export async function buildApp({
           storage,
           siteOrigin,
           live,
+          background,
         });
         await api.register(userRoutes, { db: database.db, tokens });
         await api.register(categoryRoutes, { db: database.db });

@@ -43,6 +43,7 @@ import {
   heldByDeletedAccount,
   releaseDeletedEmails,
 } from './deleted-accounts.ts';
+import type { BackgroundWork } from '../../lib/background-work.ts';
 import type { KnownBrowsers } from './known-browsers.ts';
 import { presentDeviceSession, presentSignInMethods } from './sessions.presenter.ts';
 import { liveSessionsOf, ownSessionToken, passwordHashOf } from './settings.service.ts';
@@ -196,6 +197,8 @@ export interface AuthRouteDeps {
   siteOrigin: () => string;
   /** Live message streams: those of a session that ends close with it, on every process. */
   live: Pick<LiveHub, 'endRevokedStreamsOf'>;
+  /** Where notices sent after the answer run, so closing the server waits for them. */
+  background: BackgroundWork;
 }
 
 /** The calls after which some of the caller's sessions have ended. */
@@ -218,7 +221,18 @@ const CANONICAL_PATH = /^\/api\/auth(\/[A-Za-z0-9_-]+)+$/;
  */
 export async function authRoutes(
   app: FastifyInstance,
-  { auth, db, counters, knownBrowsers, config, mailer, storage, siteOrigin, live }: AuthRouteDeps,
+  {
+    auth,
+    db,
+    counters,
+    knownBrowsers,
+    config,
+    mailer,
+    storage,
+    siteOrigin,
+    live,
+    background,
+  }: AuthRouteDeps,
 ) {
   const windowMs = config.SIGN_IN_LIMIT_WINDOW_SECONDS * 1000;
   const holdDays = config.DELETED_ACCOUNT_HOLD_DAYS;
@@ -506,15 +520,13 @@ export async function authRoutes(
       // The notice goes whether or not the new address has an account (better-auth mails that
       // address nothing then), so the old mailbox cannot tell which addresses have accounts.
       const { newEmail } = body as { newEmail: string };
-      mailer
-        .send(emailChangeNotice(caller!, newEmail, `${siteOrigin()}/forgot-password`))
-        .catch((error: unknown) =>
-          request.log.error({ err: error }, 'the change-of-address notice failed'),
-        );
+      void background.run('the change-of-address notice', () =>
+        mailer.send(emailChangeNotice(caller!, newEmail, `${siteOrigin()}/forgot-password`)),
+      );
     }
     if (call === 'POST /change-password' && response.status === 200) {
-      notifyPasswordChanged(handle, siteOrigin(), caller!.email).catch((error: unknown) =>
-        request.log.error({ err: error }, 'the password-changed notice failed'),
+      void background.run('the password-changed notice', () =>
+        notifyPasswordChanged(handle, siteOrigin(), caller!.email),
       );
     }
     return reply.send(text.length > 0 ? text : null);

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { booking } from '../db/schema.ts';
 import { rawRequest, register } from '../test/client.ts';
-import { demoListings, validBooking } from '../test/fixtures.ts';
+import { newCar, validBooking } from '../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../test/test-app.ts';
 
 const EVIL = 'http://evil.example';
@@ -13,9 +13,9 @@ describe('cross-site request forgery', () => {
   let bookingId: string;
   beforeAll(async () => {
     app = await startTestApp();
-    const cars = await demoListings(app);
+    const car = await newCar(app);
     buyer = await register(app);
-    const booked = await buyer.post('/api/category', validBooking(cars[0]!.id));
+    const booked = await buyer.post('/api/category', validBooking(car.id));
     bookingId = ((await booked.json()) as { insertedId: string }).insertedId;
   });
   afterAll(() => app.close());
@@ -77,8 +77,7 @@ describe('cross-site request forgery', () => {
 
   it('lets the site’s own pages through, by Origin or by Referer', async () => {
     const other = await register(app);
-    const cars = await demoListings(app);
-    const booked = await other.post('/api/category', validBooking(cars[1]!.id));
+    const booked = await other.post('/api/category', validBooking((await newCar(app)).id));
     const id = ((await booked.json()) as { insertedId: string }).insertedId;
     const response = await rawRequest(app.baseUrl, 'POST', `/api/booked/${id}/cancel`, {
       headers: { cookie: other.cookieHeader(), referer: `${app.baseUrl}/dashboard/orders` },
@@ -90,10 +89,10 @@ describe('cross-site request forgery', () => {
     const { accessToken } = (await (
       await buyer.get(`/api/jwt?email=${buyer.account.email}`)
     ).json()) as { accessToken: string };
-    const cars = await demoListings(app);
+    const car = await newCar(app);
     const response = await rawRequest(app.baseUrl, 'POST', '/api/category', {
       headers: { authorization: `Bearer ${accessToken}`, origin: EVIL },
-      json: validBooking(cars[2]!.id),
+      json: validBooking(car.id),
     });
     expect(response.status).toBe(200);
 

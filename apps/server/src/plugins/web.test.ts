@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing, session, user } from '../db/schema.ts';
 import { rawRequest, register, signInAs } from '../test/client.ts';
-import { demoListings } from '../test/fixtures.ts';
+import { demoListings, newCar } from '../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../test/test-app.ts';
 
 /** The web app's server build, which `npm run build` writes (the test command builds first). */
@@ -138,15 +138,15 @@ describe('serving the web app', () => {
   });
 
   it('renders a car page and the search for the person signed in, their data beside the markup', async () => {
-    // The dearest demo car (so not the first of the cheapest-first search below) gets a name
-    // that tries to end the title and a description that tries to end the data block.
-    const [car] = (await demoListings(app)).sort((a, b) => b.repriceCents - a.repriceCents);
+    // A car dearer than any demo car (so not the first of the cheapest-first search below) gets a
+    // name that tries to end the title and a description that tries to end the data block.
+    const car = await newCar(app, { repriceCents: 99_000_000_00 });
     const name = 'Van </title><script>alert(2)</script>';
     const description = 'Clean car. </script><script>alert(1)</script><!-- end';
-    await app.database.db.update(listing).set({ name, description }).where(eq(listing.id, car!.id));
+    await app.database.db.update(listing).set({ name, description }).where(eq(listing.id, car.id));
     const buyer = await signInAs(app, 'buyer@demo.local');
 
-    const page = await buyer.get(`/listing/${car!.id}`);
+    const page = await buyer.get(`/listing/${car.id}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('private, no-cache');
     expect(page.headers.get('vary')).toMatch(/cookie/i);
@@ -160,8 +160,8 @@ describe('serving the web app', () => {
     expect(root).toContain(`<h1 id="listing-title"`);
     expect(root).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
     const data = new Map(pageData(html).map(([key, value]) => [JSON.stringify(key), value]));
-    expect(data.get(JSON.stringify(['listing', car!.id]))).toMatchObject({
-      _id: car!.id,
+    expect(data.get(JSON.stringify(['listing', car.id]))).toMatchObject({
+      _id: car.id,
       name,
       description,
     });

@@ -1,9 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
-import { TestClient } from './client.ts';
+import type { CategoryName, CategorySummary } from '@carmarket/shared';
+import { signInAs, TestClient, type Server } from './client.ts';
 import { listing, user } from '../db/schema.ts';
 import type { TestApp } from './test-app.ts';
+import { jpegWithExif, uploadBytes } from './uploads.ts';
 
-/** The demo seller's cars, oldest category first, as rows (for tests that need ids). */
+/**
+ * The demo seller's cars, oldest category first, as rows: for tests that read the seeded
+ * catalogue. A test that books, pays for, edits or removes a car takes a `newCar` instead.
+ */
 export async function demoListings(app: TestApp) {
   return app.database.db
     .select({
@@ -16,6 +21,70 @@ export async function demoListings(app: TestApp) {
     .innerJoin(user, eq(user.id, listing.sellerId))
     .where(eq(user.email, 'seller@demo.local'))
     .orderBy(asc(listing.createdAt));
+}
+
+/** A car a test listed for itself: what tests need of it. */
+export interface TestCar {
+  id: string;
+  name: string;
+  repriceCents: number;
+  categoryId: string;
+}
+
+export interface NewCarOptions {
+  /** Who lists it; the demo seller (Riverside Motors), signed in once per server, by default. */
+  seller?: TestClient;
+  category?: CategoryName;
+  name?: string;
+  repriceCents?: number;
+}
+
+const demoSellers = new WeakMap<Server, Promise<TestClient>>();
+let photo: Promise<Buffer> | undefined;
+let carsListed = 0;
+
+/**
+ * A new car on sale, listed as the add-product form lists one (a photo uploaded, then
+ * `POST /api/product`), so that no other test shares it: the browser tests' `newCar()`.
+ */
+export async function newCar(app: Server, options: NewCarOptions = {}): Promise<TestCar> {
+  let seller = options.seller;
+  if (!seller) {
+    let signedIn = demoSellers.get(app);
+    if (!signedIn) {
+      signedIn = signInAs(app, 'seller@demo.local');
+      demoSellers.set(app, signedIn);
+    }
+    seller = await signedIn;
+  }
+  // Small, and made once: the photo is not what these tests are about.
+  const uploaded = await uploadBytes(seller, await (photo ??= jpegWithExif(64, 48)));
+  if (uploaded.status !== 200) {
+    throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
+  }
+  const { url } = ((await uploaded.json()) as { data: { url: string } }).data;
+  carsListed += 1;
+  const category = options.category ?? 'Electric car';
+  const name = options.name ?? `Test Car ${carsListed} of pid ${process.pid}`;
+  const repriceCents = options.repriceCents ?? 1_850_000 + carsListed * 100;
+  const created = await seller.post(`/api/product?name=${encodeURIComponent(category)}`, {
+    name,
+    reprice: repriceCents,
+    orprice: repriceCents + 500_000,
+    location: 'Fresno, CA',
+    year: 2021,
+    condition: 'Good',
+    describe: 'A car listed by a test, for that test alone.',
+    images: [url],
+  });
+  if (created.status !== 200) {
+    throw new Error(`listing failed: ${created.status} ${await created.text()}`);
+  }
+  const { insertedId } = (await created.json()) as { insertedId: string };
+  // What was sent, not what the car's page answers: tests compare that page with these.
+  const categories = (await (await seller.get('/api/category')).json()) as CategorySummary[];
+  const categoryId = categories.find((c) => c.name === category)!._id;
+  return { id: insertedId, name, repriceCents, categoryId };
 }
 
 export const validBooking = (listingId: string) => ({

@@ -11,7 +11,7 @@ import {
 import { booking, listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
+import { demoListings, newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 async function idOf(app: TestApp, email: string) {
@@ -225,7 +225,7 @@ describe('deleting a user', () => {
   afterAll(() => app.close());
 
   it('signs a buyer out everywhere, cancels their open bookings, keeps paid records', async () => {
-    const cars = await demoListings(app);
+    const [open, paid] = [await newCar(app), await newCar(app)];
     const buyer = await register(app);
     const { accessToken } = (await (
       await buyer.get(`/api/jwt?email=${buyer.account.email}`)
@@ -233,10 +233,10 @@ describe('deleting a user', () => {
     const bearer = new TestClient(app);
     bearer.bearer = accessToken;
     const { insertedId: openId } = (await (
-      await buyer.post('/api/category', validBooking(cars[0]!.id))
+      await buyer.post('/api/category', validBooking(open.id))
     ).json()) as { insertedId: string };
     const { insertedId: paidId } = (await (
-      await buyer.post('/api/category', validBooking(cars[1]!.id))
+      await buyer.post('/api/category', validBooking(paid.id))
     ).json()) as { insertedId: string };
     await payFor(buyer, paidId);
     // The buyer is holding a car at checkout when the account goes.
@@ -265,7 +265,7 @@ describe('deleting a user', () => {
       [openId]: 'cancelled',
       [paidId]: 'paid',
     });
-    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id));
+    const [freed] = await app.database.db.select().from(listing).where(eq(listing.id, open.id));
     expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
     const users = AdminUserListSchema.parse(
       await (await admin.get('/api/all/user?pageSize=100')).json(),
@@ -281,9 +281,9 @@ describe('deleting a user', () => {
   });
 
   it("removes a seller's cars from sale and closes their bookings, telling the buyers", async () => {
-    const cars = await demoListings(app);
+    const car = await newCar(app);
     const buyer = await register(app);
-    await buyer.post('/api/category', validBooking(cars[5]!.id));
+    await buyer.post('/api/category', validBooking(car.id));
     const sellerId = await idOf(app, 'seller@demo.local');
     expect((await admin.request(`/api/user/remove/${sellerId}`, { method: 'DELETE' })).status).toBe(
       200,
@@ -296,7 +296,7 @@ describe('deleting a user', () => {
     const mine = (await (
       await buyer.get(`/api/booked?email=${buyer.account.email}`)
     ).json()) as Array<{ listingId: string; status: string }>;
-    expect(mine.find((b) => b.listingId === cars[5]!.id)?.status).toBe('closed');
+    expect(mine.find((b) => b.listingId === car.id)?.status).toBe('closed');
     const mail = await readOutbox(app.outboxDir);
     expect(
       mail.some((m) => m.to === buyer.account.email && m.subject.includes('no longer available')),
@@ -318,10 +318,10 @@ describe('GET /api/stats', () => {
   afterAll(() => app.close());
 
   it("answers each role's dashboard figures, with 30 days of sales", async () => {
-    const [car] = await demoListings(app);
+    const car = await newCar(app);
     const buyer = await register(app);
     const { insertedId } = (await (
-      await buyer.post('/api/category', validBooking(car!.id))
+      await buyer.post('/api/category', validBooking(car.id))
     ).json()) as { insertedId: string };
     await payFor(buyer, insertedId);
 
@@ -329,15 +329,15 @@ describe('GET /api/stats', () => {
     expect(mine).toMatchObject({
       role: 'Buyer',
       bookingsByStatus: { paid: 1 },
-      spentCents: car!.repriceCents,
+      spentCents: car.repriceCents,
     });
     const seller = StatsSchema.parse(
       await (await (await signInAs(app, 'seller@demo.local')).get('/api/stats')).json(),
     );
-    // 18 demo cars, one of them now sold.
-    expect(seller.listingsByStatus).toMatchObject({ available: 17, sold: 1 });
+    // 18 demo cars, and the one now sold.
+    expect(seller.listingsByStatus).toMatchObject({ available: 18, sold: 1 });
     expect(seller.sales).toHaveLength(30);
-    expect(seller.sales.at(-1)).toMatchObject({ count: 1, amountCents: car!.repriceCents });
+    expect(seller.sales.at(-1)).toMatchObject({ count: 1, amountCents: car.repriceCents });
     const admin = StatsSchema.parse(
       await (await (await signInAs(app, 'admin@demo.local')).get('/api/stats')).json(),
     );
@@ -359,8 +359,8 @@ describe("a person's cars, as admins see them", () => {
   it('GET /api/users/:id/listings lists every car of the person, removed ones too', async () => {
     const seller = await signInAs(app, 'seller@demo.local');
     const sellerId = await idOf(app, 'seller@demo.local');
-    const [car] = await demoListings(app);
-    expect((await admin.post(`/api/listings/${car!.id}/remove`, { reason: 'Test' })).status).toBe(
+    const car = await newCar(app);
+    expect((await admin.post(`/api/listings/${car.id}/remove`, { reason: 'Test' })).status).toBe(
       200,
     );
 
@@ -368,11 +368,12 @@ describe("a person's cars, as admins see them", () => {
       await (await admin.get(`/api/users/${sellerId}/listings`)).json(),
     );
     expect(owner).toMatchObject({ _id: sellerId, email: 'seller@demo.local', role: 'Seller' });
-    expect(listings).toHaveLength(18);
-    expect(listings.find((listing) => listing._id === car!.id)?.status).toBe('removed');
+    // The 18 demo cars, and the removed one.
+    expect(listings).toHaveLength(19);
+    expect(listings.find((listing) => listing._id === car.id)?.status).toBe('removed');
     // The seller's own list leaves the removed car out, as before.
     const own = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
-    expect(own).toHaveLength(17);
+    expect(own).toHaveLength(18);
 
     expect((await seller.get(`/api/users/${sellerId}/listings`)).status).toBe(403);
     expect((await admin.get('/api/users/nope/listings')).status).toBe(400);
@@ -391,7 +392,7 @@ describe("a person's cars, as admins see them", () => {
           .from(listing)
           .where(and(eq(listing.sellerId, sellerId), eq(listing.status, 'available')))
       ).map((car) => car.id);
-    const [toWithdraw] = await onSale();
+    const toWithdraw = (await newCar(app)).id;
     expect((await seller.post(`/api/listings/${toWithdraw}/withdraw`)).status).toBe(200);
     const stillOnSale = (await onSale()).length;
     const before = StatsSchema.parse(await (await admin.get('/api/stats')).json());
@@ -408,7 +409,7 @@ describe("a person's cars, as admins see them", () => {
     const [kept] = await app.database.db
       .select({ status: listing.status })
       .from(listing)
-      .where(eq(listing.id, toWithdraw!));
+      .where(eq(listing.id, toWithdraw));
     expect(kept?.status).toBe('withdrawn');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test/client.ts';
 import { errorOf, register, signInAs } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { linkIn, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
@@ -16,7 +16,7 @@ async function confirmAddress(app: TestApp, person: TestClient & { account: { em
   expect((await person.get(link.pathname + link.search)).status).toBe(302);
 }
 
-const newCar = async (seller: TestClient) =>
+const listCar = async (seller: TestClient) =>
   seller.post('/api/product?name=Electric%20car', {
     name: 'Confirmed EV',
     reprice: 12_000_00,
@@ -43,29 +43,30 @@ describe('REQUIRE_VERIFIED_EMAIL on', () => {
 
   it('stops an unconfirmed buyer from booking, with the reason, until they confirm', async () => {
     const buyer = await register(app);
-    const [car] = await demoListings(app);
-    const refused = await buyer.post('/api/category', validBooking(car!.id));
+    const car = await newCar(app);
+    const refused = await buyer.post('/api/category', validBooking(car.id));
     expect(refused.status).toBe(403);
     expect(await errorOf(refused)).toMatchObject({ code: 'forbidden', message: REASON });
 
     await confirmAddress(app, buyer);
-    expect((await buyer.post('/api/category', validBooking(car!.id))).status).toBe(200);
+    expect((await buyer.post('/api/category', validBooking(car.id))).status).toBe(200);
   });
 
   it('stops an unconfirmed seller from listing, until they confirm', async () => {
     const seller = await register(app, { role: 'Seller' });
-    const refused = await newCar(seller);
+    const refused = await listCar(seller);
     expect(refused.status).toBe(403);
     expect((await errorOf(refused)).message).toBe(REASON);
     await confirmAddress(app, seller);
-    expect((await newCar(seller)).status).toBe(200);
+    expect((await listCar(seller)).status).toBe(200);
   });
 
   it('lets the demo accounts, whose addresses are confirmed, book and list', async () => {
     const buyer = await signInAs(app, 'buyer@demo.local');
-    const cars = await demoListings(app);
-    expect((await buyer.post('/api/category', validBooking(cars[1]!.id))).status).toBe(200);
-    expect((await newCar(await signInAs(app, 'seller@demo.local'))).status).toBe(200);
+    expect((await listCar(await signInAs(app, 'seller@demo.local'))).status).toBe(200);
+    expect((await buyer.post('/api/category', validBooking((await newCar(app)).id))).status).toBe(
+      200,
+    );
   });
 });
 
@@ -81,8 +82,8 @@ describe('REQUIRE_VERIFIED_EMAIL off (the default)', () => {
       requireVerifiedEmail: false,
     });
     const buyer = await register(app);
-    const [car] = await demoListings(app);
-    expect((await buyer.post('/api/category', validBooking(car!.id))).status).toBe(200);
-    expect((await newCar(await register(app, { role: 'Seller' }))).status).toBe(200);
+    const car = await newCar(app);
+    expect((await buyer.post('/api/category', validBooking(car.id))).status).toBe(200);
+    expect((await listCar(await register(app, { role: 'Seller' }))).status).toBe(200);
   });
 });

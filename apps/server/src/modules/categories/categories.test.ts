@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CategoryDetailSchema, CategoryListSchema, type CategorySummary } from '@carmarket/shared';
 import { category, listing, user } from '../../db/schema.ts';
 import { signInAs } from '../../test/client.ts';
+import { newCar } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 
@@ -49,22 +50,18 @@ describe('GET /api/category', () => {
   });
 
   it('counts only cars that can be booked now', async () => {
-    const [microbus] = await categories();
-    const cars = await app.database.db
-      .select({ id: listing.id })
-      .from(listing)
-      .where(eq(listing.categoryId, microbus!._id));
-    await app.database.db
-      .update(listing)
-      .set({ status: 'sold' })
-      .where(eq(listing.id, cars[0]!.id));
+    const sold = await newCar(app, { category: 'Microbus' });
+    const withdrawn = await newCar(app, { category: 'Microbus' });
+    const countOf = async (id: string) => (await categories()).find((c) => c._id === id)?.count;
+    expect(await countOf(sold.categoryId)).toBe(8);
+    await app.database.db.update(listing).set({ status: 'sold' }).where(eq(listing.id, sold.id));
     await app.database.db
       .update(listing)
       .set({ status: 'withdrawn' })
-      .where(eq(listing.id, cars[1]!.id));
+      .where(eq(listing.id, withdrawn.id));
     const after = await categories();
-    expect(after.find((c) => c._id === microbus!._id)?.count).toBe(4);
-    expect(after.filter((c) => c._id !== microbus!._id).map((c) => c.count)).toEqual([6, 6]);
+    expect(after.find((c) => c._id === sold.categoryId)?.count).toBe(6);
+    expect(after.filter((c) => c._id !== sold.categoryId).map((c) => c.count)).toEqual([6, 6]);
   });
 });
 
@@ -87,12 +84,15 @@ describe('GET /api/category/:id', () => {
   it('shows a signed-in user the cars that can be booked, newest first, with their seller', async () => {
     const buyer = await signInAs(app, 'buyer@demo.local');
     const [category] = (await (await app.request('/api/category')).json()) as CategorySummary[];
+    const car = await newCar(app, { category: 'Microbus' });
     const response = await buyer.get(`/api/category/${category!._id}`);
     expect(response.status).toBe(200);
     const detail = CategoryDetailSchema.parse(await response.json());
     expect(detail).toMatchObject({ _id: category!._id, name: 'Microbus' });
-    expect(detail.listings).toHaveLength(6);
+    // The six demo cars and the new one, which comes first.
+    expect(detail.listings).toHaveLength(7);
     const first = detail.listings[0]!;
+    expect(first._id).toBe(car.id);
     expect(first).toMatchObject({
       categoryId: category!._id,
       seller: 'Riverside Motors',

@@ -2,7 +2,7 @@ import http from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 interface FakeIntent {
@@ -123,20 +123,20 @@ describe('the Stripe adapter', () => {
   });
 
   it('creates the intent on the server from the booking, with an idempotency key, and records it once Stripe says it succeeded', async () => {
-    const [car] = await demoListings(app);
+    const car = await newCar(app);
     const buyer = await register(app);
     const { insertedId: bookingId } = (await (
-      await buyer.post('/api/category', validBooking(car!.id))
+      await buyer.post('/api/category', validBooking(car.id))
     ).json()) as { insertedId: string };
     const started = await buyer.post('/api/create-payment-intent', { bookingId, price: 1 });
     expect(started.status).toBe(200);
     expect(await started.json()).toEqual({
       clientSecret: 'pi_fake1_secret_abc',
-      amount: car!.repriceCents,
+      amount: car.repriceCents,
       currency: 'USD',
     });
     const created = stripeApi.requests.find((r) => r.path === '/v1/payment_intents')!;
-    expect(created.body.get('amount')).toBe(String(car!.repriceCents));
+    expect(created.body.get('amount')).toBe(String(car.repriceCents));
     expect(created.body.get('currency')).toBe('usd');
     expect(created.body.get('metadata[bookingId]')).toBe(bookingId);
     expect(created.idempotencyKey).toBe(`booking-${bookingId}-attempt-1`);
@@ -153,10 +153,10 @@ describe('the Stripe adapter', () => {
   });
 
   it('handles webhooks verified on the raw body with Stripe’s signature, once per event', async () => {
-    const [, car] = await demoListings(app);
+    const car = await newCar(app);
     const buyer = await register(app);
     const { insertedId: bookingId } = (await (
-      await buyer.post('/api/category', validBooking(car!.id))
+      await buyer.post('/api/category', validBooking(car.id))
     ).json()) as { insertedId: string };
     const { clientSecret } = (await (
       await buyer.post('/api/create-payment-intent', { bookingId })

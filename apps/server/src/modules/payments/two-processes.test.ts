@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing, payment, sandboxEvent } from '../../db/schema.ts';
 import { errorOf, register } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -28,14 +28,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
   });
 
   it('sees a hold taken on the other, and frees a lapsed hold exactly once', async () => {
-    const [car] = await demoListings(first);
+    const car = await newCar(first);
     // One buyer pays through the first server; another asks the second.
     const holder = await register(first);
     const rival = await register(second);
-    const holding = (await (await holder.post('/api/category', validBooking(car!.id))).json()) as {
+    const holding = (await (await holder.post('/api/category', validBooking(car.id))).json()) as {
       insertedId: string;
     };
-    const waiting = (await (await rival.post('/api/category', validBooking(car!.id))).json()) as {
+    const waiting = (await (await rival.post('/api/category', validBooking(car.id))).json()) as {
       insertedId: string;
     };
     await holder.post('/api/create-payment-intent', { bookingId: holding.insertedId });
@@ -47,7 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
     const refused = await rival.post('/api/payments/hold', { bookingId: waiting.insertedId });
     expect(refused.status).toBe(409);
     expect((await errorOf(refused)).reservedUntil).toBeDefined();
-    const page = (await (await rival.get(`/api/listings/${car!.id}`)).json()) as {
+    const page = (await (await rival.get(`/api/listings/${car.id}`)).json()) as {
       status: string;
       reservedUntil: string | null;
     };
@@ -57,11 +57,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
     await first.database.db
       .update(listing)
       .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(listing.id, car!.id));
+      .where(eq(listing.id, car.id));
     // (The processor's cancel event frees the car; a sweep that finds it already freed frees
     // nothing more.)
     await Promise.all([first.payments.sweep(), second.payments.sweep()]);
-    const [freed] = await first.database.db.select().from(listing).where(eq(listing.id, car!.id));
+    const [freed] = await first.database.db.select().from(listing).where(eq(listing.id, car.id));
     expect(freed).toMatchObject({ status: 'available', holdBookingId: null });
     // Its payment was canceled at the processor once, and only once.
     const [open] = await first.database.db

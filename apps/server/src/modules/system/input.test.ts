@@ -2,30 +2,27 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing, user } from '../../db/schema.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 const NUL = 'a\u0000b';
 
 describe('text the database cannot store', () => {
   let app: TestApp;
-  let cars: Awaited<ReturnType<typeof demoListings>>;
   let seller: TestClient;
   let buyer: Awaited<ReturnType<typeof register>>;
-  let carBefore: typeof listing.$inferSelect;
   beforeAll(async () => {
     app = await startTestApp();
-    cars = await demoListings(app);
     seller = await signInAs(app, 'seller@demo.local');
     buyer = await register(app);
-    carBefore = (
-      await app.database.db.select().from(listing).where(eq(listing.id, cars[0]!.id))
-    )[0]!;
   });
   afterAll(() => app.close());
 
+  const carRow = async (id: string) =>
+    (await app.database.db.select().from(listing).where(eq(listing.id, id)))[0]!;
+
   it('answers 400 naming the field, never 500, for a NUL in any text field', async () => {
-    const car = carBefore;
+    const car = await carRow((await newCar(app)).id);
     const product = {
       name: 'Quiet Hatch',
       reprice: 1_500_000,
@@ -49,7 +46,7 @@ describe('text the database cannot store', () => {
         buyer,
         'POST',
         '/api/category',
-        { ...validBooking(cars[1]!.id), userLocation: NUL },
+        { ...validBooking(car.id), userLocation: NUL },
         'userLocation',
       ],
       [buyer, 'POST', '/api/payments', { bookingId: car.id, transactionId: NUL }, 'transactionId'],
@@ -83,8 +80,7 @@ describe('text the database cannot store', () => {
     expect((await admin.get(`/api/all/user?q=${encodeURIComponent(NUL)}`)).status).toBe(400);
 
     // Nothing was written: the car, the buyer's name.
-    const [carAfter] = await app.database.db.select().from(listing).where(eq(listing.id, car.id));
-    expect(carAfter).toEqual(carBefore);
+    expect(await carRow(car.id)).toEqual(car);
     const [account] = await app.database.db
       .select({ name: user.name })
       .from(user)
@@ -93,18 +89,22 @@ describe('text the database cannot store', () => {
   });
 
   it('keeps line breaks in a description, and normalises what it stores', async () => {
-    const response = await seller.request(`/api/listings/${cars[2]!.id}`, {
+    const car = await newCar(app);
+    const response = await seller.request(`/api/listings/${car.id}`, {
       method: 'PATCH',
       json: { describe: 'One owner.\nWinter tyres.', location: '  Zu\u0308rich  ' },
     });
     expect(response.status).toBe(200);
-    const [row] = await app.database.db.select().from(listing).where(eq(listing.id, cars[2]!.id));
-    expect(row).toMatchObject({ description: 'One owner.\nWinter tyres.', location: 'Zürich' });
+    expect(await carRow(car.id)).toMatchObject({
+      description: 'One owner.\nWinter tyres.',
+      location: 'Zürich',
+    });
   });
 
   it('answers an empty edit with 400 "nothing to change"', async () => {
+    const car = await newCar(app);
     for (const json of [{}, { unknown: 1 }]) {
-      const response = await seller.request(`/api/listings/${cars[0]!.id}`, {
+      const response = await seller.request(`/api/listings/${car.id}`, {
         method: 'PATCH',
         json,
       });

@@ -8,10 +8,9 @@ import {
 } from '@carmarket/shared';
 import { account, booking, listing, user } from '../../db/schema.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
+import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { linkIn, mailsTo, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { uploadPhoto } from '../../test/uploads.ts';
 
 type Person = TestClient & { account: { email: string; password: string; name: string } };
 
@@ -38,22 +37,6 @@ async function book(buyer: TestClient, carId: string): Promise<string> {
   return ((await response.json()) as { insertedId: string }).insertedId;
 }
 
-/** A new car of this seller, on sale; its id. */
-async function listCar(seller: TestClient, name: string): Promise<string> {
-  const response = await seller.post('/api/product?name=Electric%20car', {
-    name,
-    reprice: 20_000_00,
-    orprice: 25_000_00,
-    location: 'Portland, OR',
-    year: 2021,
-    condition: 'Good',
-    describe: 'A car to test deletions with.',
-    images: [await uploadPhoto(seller)],
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { insertedId: string }).insertedId;
-}
-
 const signIn = (app: TestApp, email: string, password: string) =>
   new TestClient(app).post('/api/auth/sign-in/email', { email, password });
 
@@ -68,8 +51,7 @@ describe('deleting my own account', () => {
 
   it('refuses a wrong password and changes nothing', async () => {
     const buyer = (await register(app)) as Person;
-    const cars = await demoListings(app);
-    const bookingId = await book(buyer, cars[0]!.id);
+    const bookingId = await book(buyer, (await newCar(app)).id);
     const response = await buyer.post('/api/auth/delete-user', { password: 'not my password' });
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toMatchObject({ code: 'wrong-password', field: 'password' });
@@ -93,8 +75,7 @@ describe('deleting my own account', () => {
 
   it('a buyer\'s account goes: sessions and tokens stop, bookings are cancelled and holds freed, paid records stay for the seller as "Deleted user"', async () => {
     const buyer = (await register(app, { name: 'Gone Buyer' })) as Person;
-    const cars = await demoListings(app);
-    const [open, held, bought] = [cars[1]!, cars[2]!, cars[3]!];
+    const [open, held, bought] = [await newCar(app), await newCar(app), await newCar(app)];
     const openBooking = await book(buyer, open.id);
     const heldBooking = await book(buyer, held.id);
     await buyer.post('/api/create-payment-intent', { bookingId: heldBooking });
@@ -193,8 +174,8 @@ describe('deleting my own account', () => {
 
   it('a seller\'s account goes: cars on sale leave the site and their bookings close; buyers of sold cars see "Deleted user"', async () => {
     const seller = (await register(app, { role: 'Seller', name: 'Gone Motors' })) as Person;
-    const onSale = await listCar(seller, 'Leaving EV');
-    const sold = await listCar(seller, 'Sold EV');
+    const onSale = (await newCar(app, { seller, name: 'Leaving EV' })).id;
+    const sold = (await newCar(app, { seller, name: 'Sold EV' })).id;
     const waiting = await register(app);
     const waitingBooking = await book(waiting, onSale);
     const owner = await register(app);
@@ -282,8 +263,7 @@ describe('deleting my own account', () => {
 
   it('does the work once when the person and an admin delete the account at the same time', async () => {
     const buyer = (await register(app)) as Person;
-    const cars = await demoListings(app);
-    await book(buyer, cars[4]!.id);
+    await book(buyer, (await newCar(app)).id);
     const id = await idOf(app, buyer.account.email);
     const answers = await Promise.all([
       buyer.post('/api/auth/delete-user', { password: buyer.account.password }),
@@ -309,10 +289,9 @@ describe("an admin's deletion: the same code path", () => {
 
   it('has the same effects, and tells the person why sign-in fails (decision 012)', async () => {
     const buyer = (await register(app, { name: 'Removed Buyer' })) as Person;
-    const cars = await demoListings(app);
-    const paid = await book(buyer, cars[0]!.id);
+    const paid = await book(buyer, (await newCar(app)).id);
     await payFor(buyer, paid);
-    const open = await book(buyer, cars[1]!.id);
+    const open = await book(buyer, (await newCar(app)).id);
     const id = await idOf(app, buyer.account.email);
     expect((await admin.request(`/api/user/remove/${id}`, { method: 'DELETE' })).status).toBe(200);
 

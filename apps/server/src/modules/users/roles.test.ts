@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminUserListSchema, BookingListSchema, RolesSchema } from '@carmarket/shared';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
 
@@ -23,8 +23,8 @@ describe('becoming a seller: one account, two roles', () => {
 
   it('a Buyer adds Seller and keeps their bookings', async () => {
     const buyer = await register(app, { name: 'Becoming Seller' });
-    const cars = await demoListings(app);
-    const booked = await buyer.post('/api/category', validBooking(cars[0]!.id));
+    const [booked1, booked2, saved] = [await newCar(app), await newCar(app), await newCar(app)];
+    const booked = await buyer.post('/api/category', validBooking(booked1.id));
     expect(booked.status).toBe(200);
     // Not a seller yet: the seller's calls refuse.
     expect((await buyer.get('/api/my/listings')).status).toBe(403);
@@ -60,9 +60,9 @@ describe('becoming a seller: one account, two roles', () => {
     const orders = BookingListSchema.parse(
       await (await buyer.get(`/api/booked?email=${buyer.account.email}`)).json(),
     );
-    expect(orders.map((b) => b.listingId)).toContain(cars[0]!.id);
-    expect((await buyer.post('/api/category', validBooking(cars[1]!.id))).status).toBe(200);
-    expect((await buyer.request(`/api/saved-cars/${cars[2]!.id}`, { method: 'PUT' })).status).toBe(
+    expect(orders.map((b) => b.listingId)).toContain(booked1.id);
+    expect((await buyer.post('/api/category', validBooking(booked2.id))).status).toBe(200);
+    expect((await buyer.request(`/api/saved-cars/${saved.id}`, { method: 'PUT' })).status).toBe(
       200,
     );
     // Never their own car.
@@ -116,14 +116,11 @@ describe('becoming a seller: one account, two roles', () => {
 
   it('lets a Seller buy too, and an admin verify the new seller', async () => {
     const seller = await register(app, { role: 'Seller' });
-    expect(
-      (await seller.post('/api/category', validBooking((await demoListings(app))[3]!.id))).status,
-    ).toBe(403);
+    const car = await newCar(app);
+    expect((await seller.post('/api/category', validBooking(car.id))).status).toBe(403);
     const response = await seller.post('/api/user/roles', { role: 'Buyer' });
     expect(await response.json()).toEqual({ acknowledged: true, roles: ['Seller', 'Buyer'] });
-    expect(
-      (await seller.post('/api/category', validBooking((await demoListings(app))[3]!.id))).status,
-    ).toBe(200);
+    expect((await seller.post('/api/category', validBooking(car.id))).status).toBe(200);
 
     const buyer = await register(app);
     await buyer.post('/api/user/roles', { role: 'Seller' });

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing, payment, user } from '../../db/schema.ts';
 import { register } from '../../test/client.ts';
-import { demoListings, validBooking } from '../../test/fixtures.ts';
+import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -24,9 +24,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
   });
 
   it('fails the request cleanly, writes nothing half, and recovers by itself', async () => {
-    const [car] = await demoListings(app);
+    const car = await newCar(app);
     const buyer = await register(app);
-    const booked = (await (await buyer.post('/api/category', validBooking(car!.id))).json()) as {
+    const booked = (await (await buyer.post('/api/category', validBooking(car.id))).json()) as {
       insertedId: string;
     };
     await buyer.post('/api/create-payment-intent', { bookingId: booked.insertedId });
@@ -41,7 +41,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
       `hold:${account!.id}`,
     ]);
     const pending = buyer.post('/api/payments/hold', { bookingId: booked.insertedId });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until the request is seen waiting for that lock, inside its transaction.
+    await expect
+      .poll(
+        async () =>
+          (
+            await admin.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()
+                 and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+            )
+          ).rows[0]!.n,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
     // Every connection of the server goes, the waiting one among them.
     await admin.query(
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
@@ -55,22 +68,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
     // Nothing half-written: the car is not held, the payment not marked.
     const { rows } = await admin.query<{ status: string; held: boolean }>(
       'select l.status, p.held_at is not null as held from listing l, payment p where l.id = $1 and p.booking_id = $2',
-      [car!.id, booked.insertedId],
+      [car.id, booked.insertedId],
     );
     expect(rows).toEqual([{ status: 'available', held: false }]);
 
     // The pool opens new connections: ready again, and the same request now works.
-    const deadline = Date.now() + 10_000;
-    let ready = 0;
-    while (Date.now() < deadline && ready !== 200) {
-      ready = (await app.request('/api/ready')).status;
-      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(ready).toBe(200);
+    await expect
+      .poll(async () => (await app.request('/api/ready')).status, { timeout: 10_000 })
+      .toBe(200);
     expect((await buyer.post('/api/payments/hold', { bookingId: booked.insertedId })).status).toBe(
       200,
     );
-    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, car!.id));
+    const [held] = await app.database.db.select().from(listing).where(eq(listing.id, car.id));
     expect(held?.status).toBe('reserved');
     const [marked] = await app.database.db
       .select()

@@ -18,8 +18,6 @@ export interface SseStream {
   ended: Promise<void>;
   /** The next event (after those already taken by earlier calls) that matches, within `ms`. */
   next(match?: (event: SseEvent) => boolean, ms?: number): Promise<SseEvent>;
-  /** Resolves with whether no matching event arrives within `ms`. */
-  quiet(match: (event: SseEvent) => boolean, ms: number): Promise<boolean>;
   /** The id of the last event received, as a browser's EventSource keeps it. */
   lastEventId(): string | undefined;
   close(): void;
@@ -130,14 +128,6 @@ export async function openStream(
     },
     ended,
     next,
-    async quiet(match, ms) {
-      try {
-        await next(match, ms);
-        return false;
-      } catch {
-        return true;
-      }
-    },
     lastEventId: () => lastId,
     close: () => controller.abort(),
   };

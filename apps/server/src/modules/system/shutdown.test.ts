@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { sandboxEvent } from '../../db/schema.ts';
 import type { SandboxGateway } from '../payments/sandbox-gateway.ts';
 import { register } from '../../test/client.ts';
-import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
+import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 /*
@@ -62,11 +62,11 @@ function holdPoint() {
   };
 }
 
-/** A buyer's booking of a demo car. */
+/** A buyer's booking of a car of its own. */
 async function bookedCar(app: TestApp) {
-  const [car] = await demoListings(app);
+  const car = await newCar(app);
   const buyer = await register(app);
-  const response = await buyer.post('/api/category', validBooking(car!.id));
+  const response = await buyer.post('/api/category', validBooking(car.id));
   expect(response.status).toBe(200);
   const { insertedId } = (await response.json()) as { insertedId: string };
   return { buyer, bookingId: insertedId };

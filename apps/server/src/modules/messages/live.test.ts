@@ -125,8 +125,8 @@ describe('the live stream of conversations', () => {
     await ask(outsider, await freshCar(app), 'A question of my own');
     await stranger.next(isMessage('A question of my own'));
     expect(stranger.events.map((e) => e.event)).toEqual(['ready', 'message']);
-    // Heartbeats keep proxies from closing an idle stream.
-    expect(buyerStream.comments).toBeGreaterThan(0);
+    // Heartbeats keep proxies from closing an idle stream (one every 0.2 s here): wait for one.
+    await expect.poll(() => buyerStream.comments).toBeGreaterThan(0);
   });
 
   it('replays what a reconnecting client missed, from its Last-Event-ID, in order', async () => {

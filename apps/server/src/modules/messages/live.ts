@@ -179,6 +179,11 @@ class LiveStream {
     this.hub.detach(this);
   }
 
+  /** Resolves when the stream's work queued so far is done (it never rejects). */
+  idle(): Promise<void> {
+    return this.work;
+  }
+
   /** Runs stream work one piece at a time, in order. */
   queue(piece: () => Promise<void>): void {
     this.work = this.work.then(piece).catch((error: unknown) => {
@@ -266,6 +271,10 @@ export class LiveHub {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly sessionCheck: NodeJS.Timeout;
   private closed = false;
+  /** The session check under way, if any. */
+  private checking: Promise<void> | undefined;
+  /** Work that reads the database, under way when the hub closed: awaited before the pool ends. */
+  private readonly draining: Promise<void>[] = [];
   readonly db: Db;
   readonly log: FastifyBaseLogger;
   private readonly bus: LiveBus;
@@ -285,9 +294,14 @@ export class LiveHub {
     }, options.heartbeatMs);
     this.heartbeat.unref();
     this.sessionCheck = setInterval(() => {
-      this.endSignedOut().catch((error: unknown) =>
-        this.log.warn({ err: error }, 'checking the sessions of live streams failed'),
-      );
+      if (this.checking) return;
+      this.checking = this.endSignedOut()
+        .catch((error: unknown) =>
+          this.log.warn({ err: error }, 'checking the sessions of live streams failed'),
+        )
+        .finally(() => {
+          this.checking = undefined;
+        });
     }, SESSION_CHECK_MS);
     this.sessionCheck.unref();
   }
@@ -405,11 +419,17 @@ export class LiveHub {
     this.closed = true;
     clearInterval(this.heartbeat);
     clearInterval(this.sessionCheck);
-    for (const stream of [...this.all()]) stream.end();
+    if (this.checking) this.draining.push(this.checking);
+    for (const stream of [...this.all()]) {
+      this.draining.push(stream.idle());
+      stream.end();
+    }
   }
 
+  /** Ends every stream and waits for their database work (decision 022), then leaves the bus. */
   async close(): Promise<void> {
     this.endAll();
+    await Promise.all(this.draining);
     await this.bus.close();
   }
 }

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { scryptPasswords } from '../modules/auth/passwords.ts';
 import {
   createTestDatabase,
   fromPreparedDatabase,
@@ -28,15 +27,18 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Reuse a data directory / database from an earlier test app (restart scenarios). */
   reuse?: { dataDir: string; databaseUrl?: string };
-  /** Hash passwords as a running server does (better-auth's scrypt), not the tests' cheap way. */
+  /** Hash passwords as a running server does (buildApp's default), not the tests' cheap way. */
   realPasswords?: boolean;
+  /** Migrate and seed an empty database itself, as a fresh install does. */
+  freshInstall?: boolean;
 }
 
 /**
  * Starts the real server on a random port with its own fresh database: PostgreSQL when
  * TEST_DATABASE_URL is set (a new database per app), else embedded PGlite in memory. The
  * database is a copy of the run's prepared one (migrated and seeded once, decision 023) unless
- * the app reuses another's, seeds differently or hashes passwords the real way.
+ * the app reuses another's, seeds differently, is a fresh install or hashes passwords the real
+ * way.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir =
@@ -44,6 +46,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seedsAsPrepared =
     !options.reuse &&
     !options.realPasswords &&
+    !options.freshInstall &&
     !SEED_SETTINGS.some((name) => options.env?.[name] !== undefined) &&
     options.env?.STORAGE_DRIVER === undefined;
   const prepared = seedsAsPrepared ? await fromPreparedDatabase(dataDir) : undefined;
@@ -61,7 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // A restart must find the same embedded database, so only fresh apps live in memory.
     pgliteDir: options.reuse ? path.join(dataDir, 'db') : 'memory://',
     pgliteDump: prepared?.pgliteDump,
-    passwords: options.realPasswords ? scryptPasswords : testPasswords,
+    ...(!options.realPasswords && { passwords: testPasswords }),
     logger: false,
   });
   await built.app.listen({ host: '127.0.0.1', port: 0 });

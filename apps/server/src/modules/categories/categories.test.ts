@@ -167,7 +167,7 @@ describe('category counts at scale', () => {
 
 describe('seeding', () => {
   it('seeds an empty database once and keeps data across restarts', async () => {
-    const first = await startTestApp();
+    const first = await startTestApp({ freshInstall: true });
     const reuse = { dataDir: first.dataDir, databaseUrl: first.databaseUrl };
     await first.close();
     // PGlite in memory cannot be restarted; the restart scenario uses a directory instead.
@@ -183,7 +183,7 @@ describe('seeding', () => {
 
   it("lets the demo seller upload photos on a fresh install: the demo cars' photos are not today's uploads", async () => {
     // Fewer a day than the demo cars have photos, as the wider demo set has more than 60.
-    const app = await startTestApp({ env: { UPLOAD_QUOTA_PER_DAY: '5' } });
+    const app = await startTestApp({ freshInstall: true, env: { UPLOAD_QUOTA_PER_DAY: '5' } });
     try {
       const seller = await signInAs(app, 'seller@demo.local');
       const uploaded = await uploadBytes(seller, await jpegWithExif(640, 480));

@@ -26,7 +26,10 @@ import {
  * state in one page. A new page state gets its scan here, not in its journey.
  */
 
-/** Where this file's cars go: no other test takes the newest cars of Microbus. */
+/**
+ * Where this file's cars go, away from payments.spec.ts's newest Electric cars; each state finds
+ * its own cars by name.
+ */
 const CATEGORY = 'Microbus';
 const NEW_PASSWORD = 'a long enough password 2026';
 

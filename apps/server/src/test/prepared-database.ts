@@ -18,6 +18,8 @@ const scryptAsync = promisify(scrypt) as (
   options: { N: number; r: number; p: number },
 ) => Promise<Buffer>;
 const CHEAP = 'test-scrypt';
+const cheapKey = (password: string, salt: Buffer) =>
+  scryptAsync(password.normalize('NFKC'), salt, 32, { N: 16, r: 1, p: 1 });
 
 /**
  * Password hashing for test apps: scrypt at N=16 instead of better-auth's N=16384 (~130 ms a hash,
@@ -28,19 +30,15 @@ const CHEAP = 'test-scrypt';
 export const testPasswords: PasswordHashing = {
   async hash(password) {
     const salt = randomBytes(16);
-    const key = await scryptAsync(password.normalize('NFKC'), salt, 32, { N: 16, r: 1, p: 1 });
-    return `${CHEAP}:${salt.toString('hex')}:${key.toString('hex')}`;
+    return `${CHEAP}:${salt.toString('hex')}:${(await cheapKey(password, salt)).toString('hex')}`;
   },
   async verify({ hash, password }) {
     const [kind, salt, key] = hash.split(':');
     if (kind !== CHEAP || !salt || !key) return scryptPasswords.verify({ hash, password });
-    const expected = Buffer.from(key, 'hex');
-    const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'hex'), 32, {
-      N: 16,
-      r: 1,
-      p: 1,
-    });
-    return timingSafeEqual(actual, expected);
+    return timingSafeEqual(
+      await cheapKey(password, Buffer.from(salt, 'hex')),
+      Buffer.from(key, 'hex'),
+    );
   },
 };
 

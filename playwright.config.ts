@@ -46,6 +46,18 @@ export default defineConfig({
     // Saved-search alerts go out within a second rather than 15 (keep-track.spec.ts waits for one).
     // Behind a "proxy", so a test can sign in from an address of its own (X-Forwarded-For) and
     // fill that address's sign-in limit without holding up the other tests.
-    env: { PORT: String(port), ALERT_INTERVAL_MS: '1000', TRUST_PROXY: 'true' },
+    // Every test signs people up from this one machine: sign-up's limits per IP are raised, and
+    // so is the live-hold limit per IP (the tests leave held cars behind them). The demo buyer
+    // searches all through the suite, faster than a person: the search budget is raised too.
+    env: {
+      PORT: String(port),
+      ALERT_INTERVAL_MS: '1000',
+      TRUST_PROXY: 'true',
+      SIGN_UP_LIMIT_PER_IP: '100000',
+      SIGN_UP_LIMIT_PER_IP_PER_DAY: '100000',
+      HOLD_LIMIT_PER_IP: '100000',
+      SEARCH_LIMIT_PER_MINUTE: '100000',
+      SEARCH_CONCURRENCY_PER_PERSON: '1000',
+    },
   },
 });

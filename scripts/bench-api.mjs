@@ -90,6 +90,11 @@ async function startServer(extraEnv) {
     // Background work stays out of the measured seconds.
     ALERT_INTERVAL_MS: '3600000',
     PAYMENT_SWEEP_SECONDS: '3600',
+    // One buyer asks for the category page from 32 connections at once, thousands of times a
+    // second: the search budget, which counts it, would answer most with 429 (bench:search-budget
+    // measures the budget).
+    SEARCH_LIMIT_PER_MINUTE: '100000000',
+    SEARCH_CONCURRENCY_PER_PERSON: '100000',
     ...extraEnv,
   };
   const prepared = spawnSync(process.execPath, [...nodeArgs, serverEntry], {

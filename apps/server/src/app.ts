@@ -26,6 +26,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { createMailer, type Mailer } from './plugins/mail.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { inputPlugin } from './plugins/input.ts';
 import { mediaPlugin } from './plugins/media.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -37,6 +38,7 @@ import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { placeRoutes } from './modules/places/places.routes.ts';
+import { createSearchBudget } from './modules/search/search-budget.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
@@ -192,6 +194,13 @@ export async function buildApp({
       )
     : createMemoryCounterStore();
   app.addHook('onClose', () => counters.close());
+  const searchBudget = createSearchBudget({
+    database,
+    counters,
+    concurrent: config.SEARCH_CONCURRENCY_PER_PERSON,
+    perMinute: config.SEARCH_LIMIT_PER_MINUTE,
+    timeoutMs: config.SEARCH_TIMEOUT_MS,
+  });
   const secret = await resolveAuthSecret(config);
   const { siteOrigin, trustedOrigins } = siteOrigins(config, () => {
     const address = app.server.address();
@@ -204,6 +213,7 @@ export async function buildApp({
     log: app.log,
     heartbeatMs: config.LIVE_HEARTBEAT_SECONDS * 1000,
     maxStreams: config.LIVE_MAX_STREAMS,
+    maxStreamsPerIp: config.LIVE_MAX_STREAMS_PER_IP,
   });
   if (!config.REDIS_URL && config.DATABASE_URL) {
     app.log.info(
@@ -245,6 +255,7 @@ export async function buildApp({
     gateway,
     mailer,
     holdMinutes: config.PAYMENT_HOLD_MINUTES,
+    holdLimits: { perDay: config.HOLD_LIMIT_PER_DAY, perIp: config.HOLD_LIMIT_PER_IP },
     log: app.log,
   };
   if (gateway.provider === 'sandbox') {
@@ -281,6 +292,7 @@ export async function buildApp({
     siteOrigin,
     unsubscribe,
     digestHours: config.ALERT_DIGEST_HOURS,
+    mailsPerDay: config.ALERT_MAILS_PER_DAY,
   };
   startAlertWorker(alertDeps, config.ALERT_INTERVAL_MS, background);
 
@@ -292,6 +304,7 @@ export async function buildApp({
       perMinute: config.MESSAGE_LIMIT_PER_MINUTE,
       perDay: config.MESSAGE_LIMIT_PER_DAY,
       newConversationsPerDay: config.CONVERSATION_LIMIT_PER_DAY,
+      newConversationsPerDayUnconfirmed: config.UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY,
     },
   };
   const messageMailDeps: MessageMailDeps = {
@@ -317,6 +330,7 @@ export async function buildApp({
     });
 
     await app.register(errorsPlugin);
+    await app.register(inputPlugin);
     await app.register(securityPlugin, { config });
     await app.register(csrfPlugin, { trustedOrigins });
     await app.register(docsPlugin, { secure: config.secure });
@@ -343,9 +357,9 @@ export async function buildApp({
           background,
         });
         await api.register(userRoutes, { db: database.db, tokens });
-        await api.register(categoryRoutes, { db: database.db });
+        await api.register(categoryRoutes, { db: database.db, budget: searchBudget });
         await api.register(listingRoutes, { db: database.db });
-        await api.register(searchRoutes, { db: database.db });
+        await api.register(searchRoutes, { budget: searchBudget });
         await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
         await api.register(bookingRoutes, {

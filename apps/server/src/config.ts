@@ -57,28 +57,47 @@ const EnvSchema = z
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     SIGN_IN_LIMIT_ACCOUNT_TOTAL: z.coerce.number().int().min(1).default(50),
+    /** Accounts one IP may make an hour and a day (a family or an office, not a script); over them, 429. */
+    SIGN_UP_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+    SIGN_UP_LIMIT_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(30),
     /** When on, booking and listing a car wait until the person has confirmed their address. */
     REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(false),
     /** Days a deleted account keeps its email address before it is free for a new account. */
     DELETED_ACCOUNT_HOLD_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
     PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+    /** Different cars one buyer may hold in any 24 hours (a car let go waits a hold's length). */
+    HOLD_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(3),
+    /** Live holds taken from one address at once (throw-away accounts share their address). */
+    HOLD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(3),
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
     /** How often each process looks for new cars to match against saved searches, and mail owed. */
     ALERT_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     /** Hours between two digests of one saved search with daily alerts. */
     ALERT_DIGEST_HOURS: z.coerce.number().min(0).default(24),
+    /** Alert mails (search alerts, digests, saved-car notices) one address gets a day; then one. */
+    ALERT_MAILS_PER_DAY: z.coerce.number().int().min(1).default(20),
     /** Messages one person may send (issue 16): per minute and per day; over them, 429. */
     MESSAGE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     MESSAGE_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(200),
     /** New conversations one buyer may start a day (each can mail a seller). */
     CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(20),
+    /** The same for an account whose address is not confirmed yet (a throw-away account's reach). */
+    UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(3),
     /** Minutes a message waits unread before its "new message" mail; then one an hour at most. */
     MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).default(5),
+    /** Searches (and category pages) one person may have running at once; past it, 429. */
+    SEARCH_CONCURRENCY_PER_PERSON: z.coerce.number().int().min(1).default(4),
+    /** Searches (and category pages) one person may make a minute; past it, 429. */
+    SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** Milliseconds each statement of a search may run (PostgreSQL only); past it, 503. */
+    SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
     /** Seconds between the comments that keep a live stream open through proxies. */
     LIVE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(25),
     /** Live streams one process keeps open, everyone's together; past it a new one gets 503. */
     LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(5000),
+    /** Live streams one process keeps open for one client address; past it a new one gets 503. */
+    LIVE_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(50),
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)')

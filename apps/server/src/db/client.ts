@@ -28,10 +28,23 @@ export interface Database {
    * such as seeding happens once when several processes start together.
    */
   withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction on one connection (it sends its statements one after another),
+   * each statement under `limits`: cut off after `timeoutMs` (PostgreSQL's error 57014). PGlite
+   * runs it as it is: its single WASM thread has no timer to fire statement_timeout, and no
+   * parallel workers.
+   */
+  withStatementLimits<T>(limits: StatementLimits, work: (db: Db) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   /** Embedded PGlite only: the whole data directory as a tar, for tests to start from. */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface StatementLimits {
+  timeoutMs: number;
+  /** Parallel workers a statement may use (max_parallel_workers_per_gather) besides its own. */
+  parallelWorkers: number;
 }
 
 export interface DatabaseOptions {
@@ -82,6 +95,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     migrate: () =>
       migratePglite(drizzlePglite(client), { migrationsFolder: options.migrationsDir }),
     withStartupLock: (work) => work(),
+    withStatementLimits: (_limits, work) => work(db),
     ping: async () => {
       await client.query('select 1');
     },
@@ -166,6 +180,36 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
 
+  // One Drizzle handle per pooled connection, kept while the connection lives, so statements
+  // built once per handle (db/prepared.ts) stay built across the transactions that use it.
+  const handles = new WeakMap<pg.PoolClient, Db>();
+  async function withStatementLimits<T>(
+    limits: StatementLimits,
+    work: (db: Db) => Promise<T>,
+  ): Promise<T> {
+    const client = await pool.connect();
+    let handle = handles.get(client);
+    if (!handle) {
+      handle = drizzlePg(client, { schema }) as unknown as Db;
+      handles.set(client, handle);
+    }
+    let broken: Error | undefined;
+    try {
+      // SET LOCAL ends with the transaction: the connection goes back to the pool unlimited.
+      await client.query(
+        `begin; set local statement_timeout = ${Math.max(1, Math.floor(limits.timeoutMs))}; set local max_parallel_workers_per_gather = ${Math.max(0, Math.floor(limits.parallelWorkers))}`,
+      );
+      const result = await work(handle);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   async function withStartupLock<T>(work: () => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
@@ -182,6 +226,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     kind: 'postgres',
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: options.migrationsDir }),
     withStartupLock,
+    withStatementLimits,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

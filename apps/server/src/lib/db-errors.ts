@@ -34,6 +34,14 @@ export function isConnectionLost(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether a statement was cancelled (57014): its statement_timeout fired, or an operator
+ * cancelled it.
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return findPgError(error)?.code === '57014';
+}
+
 function findPgError(error: unknown): { code?: string; constraint?: string } | undefined {
   // Drizzle wraps driver errors; PGlite and pg both expose `code` and `constraint`.
   for (

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from './errors.ts';
 
@@ -7,6 +8,13 @@ export interface CounterStore {
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** Takes back one hit (an attempt reserved and then not spent). */
   undo(key: string): Promise<void>;
+  /**
+   * Takes one of `limit` slots under `key` (work in progress; give it back with `release`) and
+   * answers its token, or null when all are taken. Each slot lapses `ttlMs` after it was taken,
+   * so one a crashed process never gave back is not kept forever.
+   */
+  acquire(key: string, limit: number, ttlMs: number): Promise<string | null>;
+  release(key: string, token: string): Promise<void>;
   reset(key: string): Promise<void>;
   /** Throws when the store does not answer (readiness). */
   ping(): Promise<void>;
@@ -39,8 +47,24 @@ export function tooManyRequests(
   );
 }
 
+/** A wait in words, for a 429's sentence: "40 seconds", "12 minutes", "9 hours". */
+export function formatWait(seconds: number): string {
+  const words = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (seconds < 60) return words(seconds, 'second');
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 120 ? words(minutes, 'minute') : words(Math.ceil(minutes / 60), 'hour');
+}
+
 export function createMemoryCounterStore(): CounterStore {
   const windows = new Map<string, { count: number; resetAt: number }>();
+  /** Per key, the slots taken: token -> when it lapses. */
+  const slots = new Map<string, Map<string, number>>();
+  const held = (key: string) => {
+    const taken = slots.get(key) ?? new Map<string, number>();
+    const now = Date.now();
+    for (const [token, until] of taken) if (until <= now) taken.delete(token);
+    return taken;
+  };
   const current = (key: string) => {
     const entry = windows.get(key);
     if (entry && entry.resetAt > Date.now()) return entry;
@@ -51,6 +75,7 @@ export function createMemoryCounterStore(): CounterStore {
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key);
+    for (const key of slots.keys()) if (held(key).size === 0) slots.delete(key);
   }, 60_000);
   sweeper.unref();
   return {
@@ -63,6 +88,19 @@ export function createMemoryCounterStore(): CounterStore {
     async undo(key) {
       const entry = current(key);
       if (entry && entry.count > 0) entry.count -= 1;
+    },
+    async acquire(key, limit, ttlMs) {
+      const taken = held(key);
+      if (taken.size >= limit) return null;
+      const token = randomUUID();
+      taken.set(token, Date.now() + ttlMs);
+      slots.set(key, taken);
+      return token;
+    },
+    async release(key, token) {
+      const taken = slots.get(key);
+      taken?.delete(token);
+      if (taken?.size === 0) slots.delete(key);
     },
     async reset(key) {
       windows.delete(key);
@@ -122,6 +160,32 @@ export function createRedisCounterStore(
           1,
           prefix + key,
         );
+      }),
+    acquire: (key, limit, ttlMs) =>
+      guarded(async () => {
+        // A sorted set of the slots taken, each scored by when it lapses; checked and taken in
+        // one step, so two processes cannot both take the last slot.
+        const token = randomUUID();
+        const now = Date.now();
+        const taken = await redis.eval(
+          `redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+          if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+          redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+          redis.call('pexpire', KEYS[1], ARGV[5])
+          return 1`,
+          1,
+          prefix + key,
+          now,
+          limit,
+          now + ttlMs,
+          token,
+          ttlMs,
+        );
+        return taken === 1 ? token : null;
+      }),
+    release: (key, token) =>
+      guarded(async () => {
+        await redis.zrem(prefix + key, token);
       }),
     reset: (key) =>
       guarded(async () => {

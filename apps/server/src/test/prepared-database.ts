@@ -70,6 +70,11 @@ export const TEST_APP_ENV = {
   LOG_LEVEL: 'silent',
   // Six demo cars per category: what the tests count on. Search tests add their own cars.
   SEED_DEMO_CARS: 'small',
+  // Every test signs people up from 127.0.0.1; sign-up-limits.test.ts sets the limits it tests.
+  SIGN_UP_LIMIT_PER_IP: '100000',
+  SIGN_UP_LIMIT_PER_IP_PER_DAY: '100000',
+  // Every test holds cars from 127.0.0.1; hold-limits.test.ts runs the default.
+  HOLD_LIMIT_PER_IP: '100000',
 } as const;
 
 export function databaseUrlNamed(adminUrl: string, name: string): string {

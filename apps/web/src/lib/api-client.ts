@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly bookingId?: string,
     /** When a hold on the car that stops this request ends (ISO time), when the server said. */
     readonly reservedUntil?: string,
+    /** Seconds to wait before asking again (a 429's Retry-After), when the server said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -67,11 +69,20 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
  * rather than with ApiErrorSchema: zod would add ~24 KB to every page.
  */
 export function apiErrorOf(status: number, body: unknown, fallback = FALLBACK_MESSAGE): ApiError {
-  const { code, message, field, bookingId, reservedUntil } = ((body as { error?: unknown } | null)
-    ?.error ?? {}) as Record<string, unknown>;
+  const { code, message, field, bookingId, reservedUntil, retryAfterSeconds } = ((
+    body as { error?: unknown } | null
+  )?.error ?? {}) as Record<string, unknown>;
   const named = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return typeof code === 'string' && typeof message === 'string'
-    ? new ApiError(code, message, status, named(field), named(bookingId), named(reservedUntil))
+    ? new ApiError(
+        code,
+        message,
+        status,
+        named(field),
+        named(bookingId),
+        named(reservedUntil),
+        typeof retryAfterSeconds === 'number' ? retryAfterSeconds : undefined,
+      )
     : new ApiError(
         CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad-request'),
         fallback,

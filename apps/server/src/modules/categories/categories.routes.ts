@@ -9,11 +9,15 @@ import {
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { presentListingCard } from '../listings/listings.presenter.ts';
+import type { SearchBudget } from '../search/search-budget.ts';
 import { searchListings } from '../search/search.service.ts';
 import { presentCategory, presentCategorySummary } from './categories.presenter.ts';
 import { findCategory, listCategories } from './categories.service.ts';
 
-export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db; budget: SearchBudget }> = async (
+  app,
+  { db, budget },
+) => {
   app.get(
     '/category',
     {
@@ -36,7 +40,7 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: {
         tags: ['categories'],
         summary:
-          'A category and a page of its cars on sale, newest first (signed in; limit and cursor as for search)',
+          'A category and a page of its cars on sale, newest first (signed in; limit, cursor and budget as for search)',
         params: IdParamsSchema,
         querystring: PageQuerySchema,
         response: {
@@ -44,18 +48,23 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
           400: ApiErrorSchema,
           401: ApiErrorSchema,
           404: ApiErrorSchema,
+          429: ApiErrorSchema,
+          503: ApiErrorSchema,
         },
       },
     },
     async (request) => {
       const found = await findCategory(db, request.params.id);
       if (!found) throw notFound('That category');
-      const page = await searchListings(db, {
-        category: found.id,
-        sort: 'newest',
-        limit: request.query.limit,
-        cursor: request.query.cursor,
-      });
+      // A page of a category is a search of it, and counts against the same budget.
+      const page = await budget.run(request, (search) =>
+        searchListings(search, {
+          category: found.id,
+          sort: 'newest',
+          limit: request.query.limit,
+          cursor: request.query.cursor,
+        }),
+      );
       return {
         ...presentCategory(found),
         listings: page.rows.map(presentListingCard),

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SearchQuerySchema, SearchResultSchema } from '@carmarket/shared';
-import type { Db } from '../../db/client.ts';
+import { ApiErrorSchema, SearchQuerySchema, SearchResultSchema } from '@carmarket/shared';
 import { errorResponses } from '../../lib/route-schemas.ts';
+import type { SearchBudget } from './search-budget.ts';
 import { presentSearchItem } from './search.presenter.ts';
 import { searchListings } from './search.service.ts';
 
-export const searchRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const searchRoutes: FastifyPluginAsyncZod<{ budget: SearchBudget }> = async (
+  app,
+  { budget },
+) => {
   app.get(
     '/listings',
     {
@@ -14,13 +17,18 @@ export const searchRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       schema: {
         tags: ['listings'],
         summary:
-          'Search cars on sale: text, filters, distance, sort, keyset pages and facet counts (signed in)',
+          'Search cars on sale: text, filters, distance, sort, keyset pages and facet counts (signed in; within the search budget: 429 past it, 503 when a search takes too long)',
         querystring: SearchQuerySchema,
-        response: { 200: SearchResultSchema, ...errorResponses },
+        response: {
+          200: SearchResultSchema,
+          ...errorResponses,
+          429: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
       },
     },
     async (request) => {
-      const found = await searchListings(db, request.query);
+      const found = await budget.run(request, (db) => searchListings(db, request.query));
       return {
         items: found.rows.map(presentSearchItem),
         total: found.total,

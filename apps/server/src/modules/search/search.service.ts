@@ -6,10 +6,11 @@ import {
   type SearchQuery,
   type SearchSort,
 } from '@carmarket/shared';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, type Database, type Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
 import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
+import { isStatementCancelled } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
 import { listingWithSeller } from '../listings/listings.service.ts';
@@ -247,37 +248,67 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
   let inlinedParts: ReturnType<typeof searchParts> | undefined;
   const inlined = () => (inlinedParts ??= searchParts(query, origin, inline));
 
-  const [page, counted, facets] = await Promise.all([
-    preparedShape(
-      db,
-      `search-page:${shape}`,
-      () =>
-        db
-          .select({
-            ...listingWithSeller,
-            sortKey: sql<string>`(${spec.expr})::text`,
-            distanceM: origin
-              ? sql<number>`${distanceOf(origin, statement.bind)}`
-              : sql<null>`null::float8`,
-          })
-          .from(listing)
-          .innerJoin(user, eq(user.id, listing.sellerId))
-          .where(and(where, after))
-          .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
-          .limit(sql.placeholder('limit') as unknown as number),
-      { planOnce },
-    ).execute(statement.values),
-    countMatches(db, { shape, planOnce, where, values: statement.values }, inlined, sample),
+  // One statement after another: a search holds one connection (withinTimeLimit's transaction),
+  // so one person's searches cannot take the pool from everyone else.
+  const page = await preparedShape(
+    db,
+    `search-page:${shape}`,
+    () =>
+      db
+        .select({
+          ...listingWithSeller,
+          sortKey: sql<string>`(${spec.expr})::text`,
+          distanceM: origin
+            ? sql<number>`${distanceOf(origin, statement.bind)}`
+            : sql<null>`null::float8`,
+        })
+        .from(listing)
+        .innerJoin(user, eq(user.id, listing.sellerId))
+        .where(and(where, after))
+        .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
+        .limit(sql.placeholder('limit') as unknown as number),
+    { planOnce },
+  ).execute(statement.values);
+  const counted = await countMatches(
+    db,
+    { shape, planOnce, where, values: statement.values },
+    inlined,
+    sample,
+  );
+  const facets =
     query.facets === '1' || query.facets === 'true'
-      ? countFacets(db, inlined(), sample)
-      : undefined,
-  ]);
+      ? await countFacets(db, inlined(), sample)
+      : undefined;
 
   return {
     ...keysetPage(page as SearchRow[], limit, sort),
     ...counted,
     ...(facets && { facets }),
   };
+}
+
+/**
+ * Runs a search (`work`, on the handle it is given) with each of its statements limited to `ms`
+ * (SEARCH_TIMEOUT_MS); a search cut by it answers 503 with what to do, never a hang. Its
+ * statements get no parallel workers: a person's few searches at once (the search budget) take
+ * as many database processes, not three times as many. On PGlite neither applies (db/client.ts):
+ * an embedded site serves one process's few people.
+ */
+export async function withinTimeLimit<T>(
+  database: Pick<Database, 'withStatementLimits'>,
+  ms: number,
+  work: (db: Db) => Promise<T>,
+): Promise<T> {
+  try {
+    return await database.withStatementLimits({ timeoutMs: ms, parallelWorkers: 0 }, work);
+  } catch (error) {
+    if (!isStatementCancelled(error)) throw error;
+    throw new AppError(
+      503,
+      'unavailable',
+      'This search took too long. Narrow it (a make, a price range or a place nearby) and try again.',
+    );
+  }
 }
 
 /** How many cars on sale match a search (exact up to EXACT_COUNT_LIMIT, as a search counts). */

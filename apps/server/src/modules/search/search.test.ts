@@ -38,7 +38,9 @@ describe('GET /api/listings (search)', () => {
   const onSale = () => all.filter((car) => car.status === 'available' || car.status === 'reserved');
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // One buyer walks every page of every sort here, hundreds of searches in a minute; the
+    // budget has its own tests (search-budget.test.ts).
+    app = await startTestApp({ env: { SEARCH_LIMIT_PER_MINUTE: '100000' } });
     buyer = await signInAs(app, 'buyer@demo.local');
     const db = app.database.db;
     const [seller] = await db.select().from(user).where(eq(user.email, 'seller@demo.local'));

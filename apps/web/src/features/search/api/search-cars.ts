@@ -1,8 +1,50 @@
 import type { SearchResult } from '@carmarket/shared';
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
 
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
+import { shouldRetry } from '../../../lib/query-client';
 import { searchKeys } from './query-keys';
+
+/** Tries of a search the server keeps refusing for going too fast, before the page says so. */
+const BUSY_RETRIES = 10;
+/** Waits up to this long pass without a word; a longer one gets a note (`useSearchCars`). */
+const QUIET_WAIT_SECONDS = 3;
+
+/**
+ * A search refused because this person is searching faster than the search budget allows
+ * (several at once, or many in a minute): it will run once the wait it names is over.
+ */
+export function isBusyRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 429;
+}
+
+/** A refused search is tried again, quietly and for a while; other failures as any query's. */
+export function retrySearch(failureCount: number, error: unknown): boolean {
+  if (isBusyRefusal(error)) return failureCount < BUSY_RETRIES;
+  return shouldRetry(failureCount, error);
+}
+
+/** After a refusal, the wait the server named (Retry-After); else 1 s, 2 s, 4 s … up to 30 s. */
+export function searchRetryDelay(failureCount: number, error: unknown): number {
+  if (isBusyRefusal(error)) return Math.max(1, error.retryAfterSeconds ?? 1) * 1000;
+  return Math.min(1000 * 2 ** failureCount, 30_000);
+}
+
+/**
+ * Whether the page should say why new results are slow to come: a refusal whose wait is long
+ * (a minute's searches spent) or that keeps coming back. A short one passes unseen.
+ */
+export function isLongWait(failureCount: number, error: unknown): boolean {
+  return (
+    isBusyRefusal(error) &&
+    ((error.retryAfterSeconds ?? 1) > QUIET_WAIT_SECONDS || failureCount >= QUIET_WAIT_SECONDS)
+  );
+}
 
 /** The API path of a search's first page (after `/api`): it comes with facet counts. */
 export function firstPagePath(query: string): string {
@@ -13,10 +55,11 @@ export function firstPagePath(query: string): string {
 
 /**
  * `GET /api/listings`: the first page comes with facet counts; "Load more" pages follow the
- * cursor without them. While a new search loads, the previous results stay on screen.
+ * cursor without them. While a new search loads, the previous results stay on screen, also
+ * while a search refused for going too fast (429) waits to be tried again.
  */
-export function useSearchCars(query: string) {
-  return useInfiniteQuery({
+export const searchCarsOptions = (query: string) =>
+  infiniteQueryOptions({
     queryKey: searchKeys.results(query),
     queryFn: ({ pageParam, signal }) => {
       if (!pageParam) return api.get<SearchResult>(firstPagePath(query), { signal });
@@ -29,7 +72,29 @@ export function useSearchCars(query: string) {
     placeholderData: keepPreviousData,
     // Results of a search seen a moment ago are fine for Back; newer cars show on reload.
     staleTime: 60_000,
+    retry: retrySearch,
+    retryDelay: searchRetryDelay,
   });
+
+export function useSearchCars(query: string) {
+  return useInfiniteQuery(searchCarsOptions(query));
+}
+
+/**
+ * `work` for each value, two at a time, answers in order: with the results' own search, within
+ * the few searches one person may have running at once (SEARCH_CONCURRENCY_PER_PERSON, 4).
+ */
+async function twoAtATime<T, R>(values: T[], work: (value: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(values.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < values.length) {
+      const index = next++;
+      results[index] = await work(values[index]!);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
 }
 
 /**
@@ -42,18 +107,18 @@ export function useSearchTotals(queries: string[]) {
   return useQuery({
     queryKey: searchKeys.totals(queries),
     queryFn: ({ signal }) =>
-      Promise.all(
-        queries.map(async (query) => {
-          const params = new URLSearchParams(query);
-          params.set('limit', '1');
-          const { total, totalIsEstimate } = await api.get<SearchResult>(
-            `/listings?${params.toString()}`,
-            { signal },
-          );
-          return { total, totalIsEstimate };
-        }),
-      ),
+      twoAtATime(queries, async (query) => {
+        const params = new URLSearchParams(query);
+        params.set('limit', '1');
+        const { total, totalIsEstimate } = await api.get<SearchResult>(
+          `/listings?${params.toString()}`,
+          { signal },
+        );
+        return { total, totalIsEstimate };
+      }),
     enabled: queries.length > 0,
     staleTime: 60_000,
+    retry: retrySearch,
+    retryDelay: searchRetryDelay,
   });
 }

@@ -17,7 +17,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
-import { useSearchCars, useSearchTotals } from '../api/search-cars';
+import { isLongWait, useSearchCars, useSearchTotals } from '../api/search-cars';
 import { FilterPanel } from '../components/filter-panel';
 import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
@@ -163,6 +163,8 @@ export function SearchPage({
     hasNextPage,
     fetchNextPage,
     isFetchingNextPage,
+    failureCount,
+    failureReason,
   } = useSearchCars(query);
   const [filtersOpen, setFiltersOpen] = useState(false);
   // Cars and facets render in a transition, which React splits into short tasks, so a page of
@@ -367,6 +369,12 @@ export function SearchPage({
                 </button>
               </li>
             </ul>
+          )}
+          {!isError && isLongWait(failureCount, failureReason) && (
+            <p role="status" className="mt-3 text-sm text-muted">
+              You are searching faster than we can answer just now. New results follow in a few
+              seconds, by themselves.
+            </p>
           )}
           <div className="mt-5">{results}</div>
         </div>

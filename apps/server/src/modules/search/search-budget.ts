@@ -1,0 +1,94 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database, Db } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { formatWait, tooManyRequests, type CounterStore } from '../../lib/rate-limit.ts';
+import { withinTimeLimit } from './search.service.ts';
+
+export interface SearchBudgetDeps {
+  database: Pick<Database, 'withStatementLimits'>;
+  counters: CounterStore;
+  /** SEARCH_CONCURRENCY_PER_PERSON */
+  concurrent: number;
+  /** SEARCH_LIMIT_PER_MINUTE */
+  perMinute: number;
+  /** SEARCH_TIMEOUT_MS */
+  timeoutMs: number;
+}
+
+/**
+ * What one person's searches may cost (issue 29): a few at once, so one session cannot hold
+ * the database's connections from everyone else; so many a minute; each statement under a
+ * time limit. Searches and category pages (a search of one category) share it.
+ */
+export interface SearchBudget {
+  /** Runs `search` on the handle it is given, within the budget of the person asking; else 429. */
+  run<T>(request: FastifyRequest, search: (db: Db) => Promise<T>): Promise<T>;
+}
+
+/** The counters answer 503 with sign-in's words while Redis is away; say it for searches. */
+async function counted<T>(count: Promise<T>): Promise<T> {
+  try {
+    return await count;
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 503) {
+      throw new AppError(
+        503,
+        'unavailable',
+        'Search is unavailable for a moment. Please try again shortly.',
+        {
+          retryAfterSeconds: 30,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
+  const { counters, concurrent, perMinute, timeoutMs } = deps;
+  // A running search's slot is given back when it ends; one a crashed process held lapses this
+  // long after it was taken, well past any search's own time limit.
+  const slotMs = Math.max(60_000, 10 * timeoutMs);
+
+  return {
+    async run(request, search) {
+      // Signed in, the person; signed out, their address.
+      const who = request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
+      const runningKey = `search:running:${who}`;
+      const minuteKey = `search:minute:${who}`;
+      // Both at once: one round trip to Redis before every search.
+      const [slot, minute] = await counted(
+        Promise.all([
+          counters.acquire(runningKey, concurrent, slotMs),
+          counters.hit(minuteKey, 60_000),
+        ]),
+      );
+      if (slot === null || minute.count > perMinute) {
+        // A refused search costs nothing: its count and its slot go back.
+        await Promise.all([
+          counters.undo(minuteKey),
+          slot === null ? undefined : counters.release(runningKey, slot),
+        ]).catch(() => {});
+        throw slot === null
+          ? tooManyRequests(
+              Date.now() + 1000,
+              concurrent === 1
+                ? 'You have a search running already. Wait for it to finish, then search again.'
+                : `You have ${concurrent} searches running already. Wait for one to finish, then search again.`,
+            )
+          : tooManyRequests(
+              minute.resetAt,
+              (seconds) =>
+                `You have searched ${perMinute} times in the last minute, the most we allow. Try again in ${formatWait(seconds)}.`,
+            );
+      }
+      try {
+        return await withinTimeLimit(deps.database, timeoutMs, search);
+      } finally {
+        // A search that failed, or whose client went away, gives its slot back too; if the
+        // store is away, the slot lapses by itself.
+        await counters.release(runningKey, slot).catch(() => {});
+      }
+    },
+  };
+}

@@ -13,7 +13,19 @@ export const EmailSchema = z
   .max(254, 'Email is too long')
   .pipe(z.email({ message: 'Please enter a valid email address' }));
 
-export const NameSchema = textSchema('Name', { max: 80 });
+/**
+ * A web address or a domain: a scheme (`http://`), a dot between a letter or digit and two
+ * letters (`www.foo.com`, `evil.example`, `foo.ru`; also the dots a browser reads as one), or an
+ * IP address. A dot followed by a space, as names are written ("J. R. Smith", "St. John"), is
+ * none.
+ */
+const WEB_ADDRESS = /:\/\/|[\p{L}\p{N}][.\u3002\uff0e\uff61]\p{L}{2}|\d+\.\d+\.\d+\.\d+/u;
+
+/** A person's name, shown to others (messages, mail to sellers): never a link to somewhere. */
+export const NameSchema = textSchema('Name', { max: 80 }).refine(
+  (name) => !WEB_ADDRESS.test(name),
+  'Name cannot contain a web address; after a dot, leave a space, as in "J. R. Smith"',
+);
 
 /** Password rules for new passwords (sign-up and reset), checked on both sides. */
 export const NewPasswordSchema = z

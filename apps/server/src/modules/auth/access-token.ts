@@ -12,7 +12,10 @@ export interface AccessTokenClaims {
 export type VerifyResult =
   { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
-/** Short-lived bearer tokens (`GET /api/jwt`), tied to the session they were issued from. */
+/**
+ * Short-lived bearer tokens (`GET /api/jwt`), tied to the session they were issued from, and
+ * never outliving it.
+ */
 export function createAccessTokens(secret: string, ttlSeconds: number) {
   // A key of its own, derived from the app secret, so a leaked token key is not the session key.
   const raw = createHash('sha256').update(`access-token:${secret}`).digest();
@@ -25,8 +28,13 @@ export function createAccessTokens(secret: string, ttlSeconds: number) {
 
   return {
     ttlSeconds,
-    async issue(claims: AccessTokenClaims): Promise<{ token: string; expiresAt: Date }> {
-      const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
+    async issue(
+      claims: AccessTokenClaims,
+      sessionExpiresAt: Date,
+    ): Promise<{ token: string; expiresAt: Date }> {
+      const expiresAt = new Date(
+        Math.min(Date.now() + ttlSeconds * 1000, sessionExpiresAt.getTime()),
+      );
       const token = await new SignJWT({ sid: claims.sessionId })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.userId)

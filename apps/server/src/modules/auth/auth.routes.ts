@@ -16,6 +16,7 @@ import {
   RevokeSessionSchema,
   SendVerificationSchema,
   SignInOptionsSchema,
+  tokenSchema,
   UpdateProfileSchema,
   type ErrorCode,
   messageForCode,
@@ -102,7 +103,7 @@ const ResetRequestBody = z.object({
   email: EmailSchema,
   redirectTo: ReturnPathSchema.optional(),
 });
-const ResetBody = z.object({ newPassword: NewPasswordSchema, token: z.string().min(1).max(200) });
+const ResetBody = z.object({ newPassword: NewPasswordSchema, token: tokenSchema({ max: 200 }) });
 /** Google sign-in (the only provider): where it comes back to are paths of this site. */
 const SocialSignInBody = z.object({
   provider: z.literal('google'),
@@ -172,6 +173,19 @@ const RETURN_PARAMS = ['callbackURL', 'errorCallbackURL', 'newUserCallbackURL', 
 
 /** How long the link that confirms deleting an account without a password works. */
 const DELETE_LINK_MINUTES = 60;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A limit: at most `max` counts of `key` in a window (the sign-in window unless given). */
+type Limit = [key: string, max: number, windowMs?: number];
+
+const tooManyAttempts = (wait: string) => `Too many attempts. Please try again in ${wait}.`;
+/** Only password guesses are held: the other ways in are counted apart, so they still work. */
+const tooManyWrongPasswords = (wait: string) =>
+  `Too many wrong passwords. Please try again in ${wait}, or sign in with a link we email you, or reset your password: both still work.`;
+const tooManySignUps = (wait: string) =>
+  `Too many accounts have been made from your network. Please try again in ${wait}.`;
 
 function validationError(error: z.ZodError): AppError {
   const issue = error.issues[0];
@@ -259,19 +273,20 @@ export async function authRoutes(
 
   /**
    * Counts one attempt against every limit before it is made, so parallel requests cannot all
-   * slip under a limit; answers the keys it counted, or 429 (taking its own counts back).
+   * slip under a limit; answers the keys it counted, or 429 saying `message` (taking its own
+   * counts back).
    */
-  async function reserve(limits: Array<[key: string, max: number]>): Promise<string[]> {
+  async function reserve(
+    limits: Limit[],
+    message: (wait: string) => string = tooManyAttempts,
+  ): Promise<string[]> {
     const taken: string[] = [];
-    for (const [key, max] of limits) {
-      const state = await counters.hit(key, windowMs);
+    for (const [key, max, limitWindowMs = windowMs] of limits) {
+      const state = await counters.hit(key, limitWindowMs);
       taken.push(key);
       if (state.count > max) {
         await Promise.all(taken.map((k) => counters.undo(k)));
-        throw tooManyRequests(
-          state.resetAt,
-          (seconds) => `Too many attempts. Please try again in ${formatWait(seconds)}.`,
-        );
+        throw tooManyRequests(state.resetAt, (seconds) => message(formatWait(seconds)));
       }
     }
     return taken;
@@ -297,7 +312,7 @@ export async function authRoutes(
    * limit (sign-in from an unknown browser).
    */
   function passwordGuessLimits(email: string, ip: string, perIp: boolean) {
-    const limits: Array<[key: string, max: number]> = [
+    const limits: Limit[] = [
       [`fail:${email}:${ip}`, config.SIGN_IN_LIMIT_PER_ACCOUNT],
       [`fail-all:${email}`, config.SIGN_IN_LIMIT_ACCOUNT_TOTAL],
     ];
@@ -346,6 +361,20 @@ export async function authRoutes(
     }
     const email = (body as { email?: string } | null)?.email?.toLowerCase();
 
+    // Each account brings fresh limits of its own, so the accounts one IP makes are limited.
+    // Counted before the account is made; kept unless the server failed: a sign-up refused for
+    // a taken address still tells whether it has an account, so probing addresses counts too.
+    let signUpKeys: string[] = [];
+    if (call === 'POST /sign-up/email') {
+      signUpKeys = await reserve(
+        [
+          [`signup-ip:${request.ip}`, config.SIGN_UP_LIMIT_PER_IP, HOUR_MS],
+          [`signup-ip-day:${request.ip}`, config.SIGN_UP_LIMIT_PER_IP_PER_DAY, DAY_MS],
+        ],
+        tooManySignUps,
+      );
+    }
+
     // Without credentials better-auth would log a "Provider not found" error for a client's call.
     if (call === 'POST /sign-in/social' && !google) {
       throw new AppError(404, 'not-found', 'Google sign-in is not set up on this server.');
@@ -371,6 +400,7 @@ export async function authRoutes(
     if (call === 'POST /sign-in/email' && email) {
       failureKeys = await reserve(
         passwordGuessLimits(email, request.ip, !knownBrowsers.knows(request.headers.cookie, email)),
+        tooManyWrongPasswords,
       );
     }
 
@@ -455,9 +485,10 @@ export async function authRoutes(
         }),
       );
     } catch (error) {
-      await Promise.all(failureKeys.map((key) => counters.undo(key)));
+      await Promise.all([...failureKeys, ...signUpKeys].map((key) => counters.undo(key)));
       throw error;
     }
+    if (response.status >= 500) await Promise.all(signUpKeys.map((key) => counters.undo(key)));
 
     const text = await response.text();
     const upstreamCode = response.status >= 400 ? codeIn(text) : undefined;
@@ -529,7 +560,7 @@ export async function authRoutes(
         notifyPasswordChanged(handle, siteOrigin(), caller!.email),
       );
     }
-    return reply.send(text.length > 0 ? text : null);
+    return reply.send(text.length > 0 ? withoutTokens(text) : null);
   }
 
   /** A profile photo must be one of the person's own uploads; its thumbnail is what is kept. */
@@ -638,6 +669,21 @@ export async function authRoutes(
   });
 }
 
+/**
+ * better-auth's answer without its session tokens (sign-in, sign-up, get-session ...): the
+ * cookie carries the session, and no script on a page needs it or may read it.
+ */
+function withoutTokens(text: string): string {
+  if (!text.includes('"token"')) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), (key, value: unknown) =>
+      key === 'token' ? undefined : value,
+    );
+  } catch {
+    return text;
+  }
+}
+
 /** The code of better-auth's error answer, if it gave one. */
 function codeIn(text: string): string | undefined {
   try {
@@ -701,5 +747,6 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 function formatWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${Math.ceil(minutes / 60)} hours`;
 }

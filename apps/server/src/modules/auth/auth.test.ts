@@ -74,6 +74,64 @@ describe('email and password accounts', () => {
     expect(await errorOf(response)).toMatchObject({ code, field });
   });
 
+  // A name is shown to sellers and put in mail: it carries no web address (issue 29).
+  it.each(['http://x', 'evil.example', 'www.foo.com', 'buy at foo.ru', 'Pills http://e.example/0'])(
+    'refuses a name that carries a web address (%s)',
+    async (name) => {
+      const response = await new TestClient(app).post('/api/auth/sign-up/email', {
+        name,
+        email: 'linky@example.com',
+        password: 'a fine password!',
+      });
+      expect(response.status).toBe(400);
+      expect(await errorOf(response)).toMatchObject({ code: 'validation-failed', field: 'name' });
+    },
+  );
+
+  it('takes names written with dots, as names are', async () => {
+    for (const name of ['J. R. Smith', 'St. John', 'Dr. Ada Lovelace Jr.']) {
+      const person = await register(app, { name });
+      const answer = (await (await person.get('/api/auth/get-session')).json()) as {
+        user: { name: string };
+      };
+      expect(answer.user.name).toBe(name);
+    }
+  });
+
+  it('puts no session token in any answer: the cookie carries the session', async () => {
+    const client = new TestClient(app);
+    const email = `tokenless.${Date.now()}@example.com`;
+    const password = 'a long and fine password';
+    const answers = [
+      await client.post('/api/auth/sign-up/email', { name: 'Tokenless', email, password }),
+      await client.post('/api/auth/sign-in/email', { email, password }),
+      await client.get('/api/auth/get-session'),
+      await client.get('/api/auth/list-sessions'),
+      await client.post('/api/auth/change-password', {
+        currentPassword: password,
+        newPassword: 'another long fine password',
+      }),
+    ];
+    const tokens = await app.database.db
+      .select({ token: session.token })
+      .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
+      .where(eq(user.email, email));
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      expect(text, answer.url).not.toMatch(/"token"/);
+      for (const { token } of tokens) expect(text, answer.url).not.toContain(token);
+    }
+    // What the pages read is all there.
+    const { user: who, session: current } = (await (
+      await client.get('/api/auth/get-session')
+    ).json()) as { user: { email: string }; session: { id: string; expiresAt: string } };
+    expect(who.email).toBe(email);
+    expect(current).toMatchObject({ id: expect.any(String), expiresAt: expect.any(String) });
+  });
+
   it('never answers a malformed auth body with a 5xx', async () => {
     for (const body of ['{', '[]', '"text"', '{"email": 42, "password": {}}']) {
       const response = await fetch(`${app.baseUrl}/api/auth/sign-in/email`, {
@@ -343,6 +401,25 @@ describe('deleted accounts', () => {
   const signIn = (email: string, password: string) =>
     new TestClient(app).post('/api/auth/sign-in/email', { email, password });
 
+  it('mails a deleted account no reset link, and answers as for any address', async () => {
+    const gone = await deletedPerson(Date.now());
+    const known = await register(app);
+    const ask = (email: string) =>
+      new TestClient(app).post('/api/auth/request-password-reset', {
+        email,
+        redirectTo: '/reset-password',
+      });
+    const deletedAnswer = await ask(gone.email);
+    // The live account asks last: its mail is sent after any the deleted one's would have been.
+    const knownAnswer = await ask(known.account.email);
+    expect(deletedAnswer.status).toBe(200);
+    expect(await deletedAnswer.json()).toEqual(await knownAnswer.json());
+    await waitForMail(app, known.account.email, /reset/i);
+    expect((await mailsTo(app, gone.email)).filter((mail) => /reset/i.test(mail.subject))).toEqual(
+      [],
+    );
+  });
+
   it('holds the address for 30 days, and registering and signing in both say until when (rough edge 13)', async () => {
     // Deleted yesterday at 10:00 (UTC): free from the start of the day 30 days after today.
     const gone = await deletedPerson(today() - DAY_MS + 10 * 3600 * 1000);
@@ -415,6 +492,10 @@ describe('cookies behind HTTPS', () => {
       const cookie = response.headers.getSetCookie().find((c) => c.includes('session_token'));
       expect(cookie).toMatch(/;\s*Secure/i);
       expect(cookie).toMatch(/HttpOnly/i);
+      // Only a secure page can set it, so no plain-http page can plant a "known browser".
+      const known = response.headers.getSetCookie().find((c) => c.includes('known_browser'));
+      expect(known).toMatch(/^__Secure-carmarket\.known_browser=[^;]+;/);
+      expect(known).toMatch(/;\s*Secure/i);
     } finally {
       await app.close();
     }

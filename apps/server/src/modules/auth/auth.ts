@@ -195,6 +195,13 @@ export function createAuth({
       },
       resetPasswordTokenExpiresIn: 3600,
       async sendResetPassword({ user: person, url }) {
+        // A deleted account keeps its address for a while; it gets no mail, and the answer is
+        // the same as for any address (no discovery).
+        const [row] = await db
+          .select({ deletedAt: user.deletedAt })
+          .from(user)
+          .where(eq(user.id, person.id));
+        if (!row || row.deletedAt) return;
         await mailer.send(
           passwordChangedMail.getStore()
             ? passwordChangedNotice(person, url, `${siteOrigin()}/forgot-password`)

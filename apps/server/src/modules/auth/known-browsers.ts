@@ -19,11 +19,14 @@ export interface KnownBrowsers {
  */
 export function createKnownBrowsers(secret: string, secure: boolean): KnownBrowsers {
   const signer = signerFor(secret, 'known-browser');
+  // Under https, a cookie only a secure page can set: no plain-http page (or a network in the
+  // middle) can plant or overwrite the mark.
+  const cookieName = secure ? `__Secure-${KNOWN_BROWSER_COOKIE}` : KNOWN_BROWSER_COOKIE;
   const accountAndExpiry = (email: string, expires: number) => `${email.toLowerCase()}\n${expires}`;
 
   /** The cookie's entries (`<expiry seconds>.<mark>`) still in date. */
   function entries(cookieHeader: string | undefined): Array<{ expires: number; mark: string }> {
-    const value = readCookie(cookieHeader, KNOWN_BROWSER_COOKIE);
+    const value = readCookie(cookieHeader, cookieName);
     if (!value) return [];
     const now = Date.now() / 1000;
     return value
@@ -50,7 +53,7 @@ export function createKnownBrowsers(secret: string, secure: boolean): KnownBrows
         .map((entry) => `${entry.expires}.${entry.mark}`)
         .join('~');
       return [
-        `${KNOWN_BROWSER_COOKIE}=${value}`,
+        `${cookieName}=${value}`,
         `Max-Age=${KEEP_DAYS * 24 * 3600}`,
         'Path=/api/auth',
         'HttpOnly',

@@ -81,6 +81,21 @@ describe('my account: profile', () => {
     expect(row).toMatchObject({ roles: ['Buyer'], emailVerified: false, verified: false });
   });
 
+  it('refuses a new name that carries a web address, and takes one with dots as names have', async () => {
+    const person = await register(app);
+    for (const name of ['http://x', 'evil.example', 'www.foo.com', 'buy at foo.ru']) {
+      const response = await person.post('/api/auth/update-user', { name });
+      expect(response.status, name).toBe(400);
+      expect(await errorOf(response), name).toMatchObject({
+        code: 'validation-failed',
+        field: 'name',
+      });
+    }
+    expect((await whoIs(person))?.user.name).toBe(person.account.name);
+    expect((await person.post('/api/auth/update-user', { name: 'St. John' })).status).toBe(200);
+    expect((await whoIs(person))?.user.name).toBe('St. John');
+  });
+
   it('takes a profile photo through the safe upload path, and only one of your own', async () => {
     const buyer = await register(app);
     const uploaded = await uploadBytes(

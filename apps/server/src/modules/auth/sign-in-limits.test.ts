@@ -68,6 +68,15 @@ describe('sign-in limits', () => {
     const error = JSON.parse(blocked.text).error;
     expect(error.code).toBe('too-many-requests');
     expect(error.message).toMatch(/try again in \d+ minutes?/);
+    // The other ways in are counted apart, and the message says so.
+    expect(error.message).toMatch(/sign in with a link we email you, or reset your password/);
+    for (const pathname of ['/api/auth/sign-in/magic-link', '/api/auth/request-password-reset']) {
+      const other = await rawRequest(app.baseUrl, 'POST', pathname, {
+        headers: { origin: app.baseUrl, 'x-forwarded-for': ip },
+        json: { email: person.account.email },
+      });
+      expect(other.status, pathname).toBe(200);
+    }
   });
 
   it('lets the owner in from their own address while another address guesses', async () => {

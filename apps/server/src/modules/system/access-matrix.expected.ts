@@ -18,7 +18,8 @@ export const ACCESS: Record<string, string> = {
   'GET /api/user/admin/{email}': '401 200 200 403 403 403 200 401',
   'GET /api/user/buyer/{email}': '401 200 200 403 403 403 200 401',
   'GET /api/user/seller/{email}': '401 200 200 403 403 403 200 401',
-  'GET /api/jwt': '401 200 200 403 403 403 403 401',
+  // Only a cookie session mints bearer tokens: a bearer alone is refused (issue 29).
+  'GET /api/jwt': '401 200 403 403 403 403 403 401',
   'GET /api/category': '200 200 200 200 200 200 200 200',
   'POST /api/category': '401 200 200 200 403 403 403 401',
   'GET /api/category/{id}': '401 200 200 200 200 200 200 401',

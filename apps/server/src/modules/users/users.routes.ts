@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccessTokenSchema,
   AcknowledgedSchema,
@@ -13,9 +14,10 @@ import {
   SetRoleSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
-import { forbidden } from '../../lib/errors.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { AccessTokens } from '../auth/access-token.ts';
+import { sessionExpiresAt } from '../auth/settings.service.ts';
 import { userPolicy } from './users.policy.ts';
 import { presentRoles } from './users.presenter.ts';
 import { addRole, ensureRole, rolesOfEmail, setSignupRole } from './users.service.ts';
@@ -27,6 +29,17 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
 ) => {
   const security: Array<Record<string, string[]>> = [{ session: [] }, { bearer: [] }];
   const signedIn = { preValidation: app.authenticate, schema: { security } };
+
+  /**
+   * Only a signed-in browser (its session cookie) mints bearer tokens: a leaked token must not
+   * renew itself. A bearer alone is checked as everywhere (401 when it is bad), then refused.
+   */
+  async function cookieSessionOnly(request: FastifyRequest, reply: FastifyReply) {
+    request.user = await app.cookieSession(request, reply);
+    if (request.user) return;
+    await app.authenticate(request, reply);
+    throw forbidden('A bearer token cannot get another one; sign in again to get a new token.');
+  }
 
   app.post(
     '/user',
@@ -135,9 +148,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
   app.get(
     '/jwt',
     {
-      ...signedIn,
+      preValidation: cookieSessionOnly,
       schema: {
-        ...signedIn.schema,
+        security: [{ session: [] }],
         tags: ['users'],
         summary: 'A short-lived bearer token for the signed-in user (own email only)',
         querystring: EmailQuerySchema,
@@ -149,10 +162,13 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
       if (!userPolicy.isOwnEmail(actor, request.query.email)) {
         throw forbidden('You can only ask for your own token.');
       }
-      const { token, expiresAt } = await tokens.issue({
-        userId: actor.id,
-        sessionId: actor.sessionId,
-      });
+      const sessionEnds = await sessionExpiresAt(db, actor.id, actor.sessionId);
+      // Ended between the cookie's check and now (signed out elsewhere).
+      if (!sessionEnds) throw new AppError(401, 'unauthenticated');
+      const { token, expiresAt } = await tokens.issue(
+        { userId: actor.id, sessionId: actor.sessionId },
+        sessionEnds,
+      );
       reply.header('cache-control', 'no-store');
       return { accessToken: token, expiresAt: expiresAt.toISOString() };
     },

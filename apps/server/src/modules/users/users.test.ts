@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { session } from '../../db/schema.ts';
 import { createAccessTokens } from '../auth/access-token.ts';
 import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -202,10 +204,10 @@ describe('the spec user calls', () => {
         sub: string;
         sid: string;
       };
-      const expired = await createAccessTokens(secret, -120).issue({
-        userId: claims.sub,
-        sessionId: claims.sid,
-      });
+      const expired = await createAccessTokens(secret, -120).issue(
+        { userId: claims.sub, sessionId: claims.sid },
+        new Date(Date.now() + 3_600_000),
+      );
       attempts.push([expired.token, 'user-token-expired']);
       for (const [token, code] of attempts) {
         const client = new TestClient(app);
@@ -218,6 +220,54 @@ describe('the spec user calls', () => {
         headers: { authorization: 'Basic abc' },
       });
       expect(await codeOf(basic)).toBe('invalid-user-token');
+    });
+
+    it('mints tokens for a signed-in browser only: a bearer token cannot get another', async () => {
+      const person = await register(app);
+      const mint = `/api/jwt?email=${encodeURIComponent(person.account.email)}`;
+      const { accessToken } = (await (await person.get(mint)).json()) as { accessToken: string };
+      const bearer = new TestClient(app);
+      bearer.bearer = accessToken;
+      const refused = await bearer.get(mint);
+      expect(refused.status).toBe(403);
+      expect(await codeOf(refused)).toBe('forbidden');
+      // The web app sends its token beside the cookie: the cookie is what counts.
+      person.bearer = accessToken;
+      expect((await person.get(mint)).status).toBe(200);
+    });
+
+    it('never mints a token that outlives its session', async () => {
+      const person = await register(app);
+      // "Remember me" off: the session lasts a day and is not extended.
+      const browser = new TestClient(app);
+      const signIn = await browser.post('/api/auth/sign-in/email', {
+        email: person.account.email,
+        password: person.account.password,
+        rememberMe: false,
+      });
+      expect(signIn.status).toBe(200);
+      const { session: current } = (await (await browser.get('/api/auth/get-session')).json()) as {
+        session: { id: string };
+      };
+      // The session began almost a day ago: 20 minutes are left, less than a token's hour.
+      const sessionEnds = new Date(Date.now() + 20 * 60_000);
+      await app.database.db
+        .update(session)
+        .set({ expiresAt: sessionEnds })
+        .where(eq(session.id, current.id));
+      const answer = await browser.get(
+        `/api/jwt?email=${encodeURIComponent(person.account.email)}`,
+      );
+      expect(answer.status).toBe(200);
+      const { accessToken, expiresAt } = (await answer.json()) as {
+        accessToken: string;
+        expiresAt: string;
+      };
+      expect(Date.parse(expiresAt)).toBeLessThanOrEqual(sessionEnds.getTime());
+      const claims = JSON.parse(
+        Buffer.from(accessToken.split('.')[1]!, 'base64url').toString(),
+      ) as { exp: number };
+      expect(claims.exp * 1000).toBeLessThanOrEqual(sessionEnds.getTime());
     });
 
     it('stops a token when its session ends', async () => {

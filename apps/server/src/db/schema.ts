@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -359,6 +360,38 @@ export const payment = pgTable(
   ],
 );
 
+/**
+ * Every hold a buyer took on a car, and from which address, so that holds cannot be recycled
+ * (issue 29): a buyer waits before holding a car they let go again, holds a few cars a day, and
+ * an address has a few live holds at once. The car's row says whether a hold is live.
+ */
+export const carHold = pgTable(
+  'car_hold',
+  {
+    id: id(),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => booking.id, { onDelete: 'cascade' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The address the hold was asked from (X-Forwarded-For's client only with TRUST_PROXY). */
+    ip: text('ip').notNull(),
+    heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When it was given back before expiresAt (booking cancelled, payment canceled); else null. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('car_hold_buyer_idx').on(t.buyerId, t.heldAt),
+    index('car_hold_ip_idx').on(t.ip, t.expiresAt),
+    index('car_hold_held_at_idx').on(t.heldAt),
+  ],
+);
+
 /** Provider events already handled: webhooks arrive more than once. */
 export const processedEvent = pgTable(
   'processed_event',
@@ -606,6 +639,28 @@ export const mailOptOut = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/**
+ * Alert mail (search alerts, digests, saved-car notices) counted per person and day (UTC), at most
+ * ALERT_MAILS_PER_DAY; past it the rest is held (`held`, with the notices to tell) for one mail
+ * once the day is over (saved/alert-allowance.ts). Past days' rows go once nothing is held.
+ */
+export const alertMailDay = pgTable(
+  'alert_mail_day',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sent: integer('sent').notNull().default(0),
+    held: boolean('held').notNull().default(false),
+    heldNoticeIds: uuid('held_notice_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index('alert_mail_day_day_idx').on(t.day)],
 );
 
 /**

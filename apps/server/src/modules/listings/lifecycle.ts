@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { CLOSED_BECAUSE, type BookingCloseReason } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
-import { booking, listing } from '../../db/schema.ts';
+import { booking, carHold, listing } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
@@ -18,8 +18,10 @@ import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
  *
  * Lock order, everywhere: the car's row first, then the booking's. Every payment step for a car
  * queues on the car, and closing its other bookings cannot deadlock with a buyer waiting in line.
- * Taking a hold first takes the buyer's hold lock (lockBuyerHolds), so that one buyer's requests
- * for two cars cannot both pass the one-hold-per-buyer rule; nothing else takes it.
+ * Taking a hold first takes the buyer's hold lock (lockBuyerHolds), then the address's
+ * (lockAddressHolds), so that one buyer's requests for two cars cannot both pass the
+ * one-hold-per-buyer rule, nor one address's requests its live-hold limit; nothing else takes them.
+ * Every hold taken is recorded (car_hold) with when it ended, for the limits on taking holds.
  */
 
 type Car = typeof listing.$inferSelect;
@@ -57,6 +59,11 @@ export async function lockBuyerHolds(tx: Tx, buyerId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`hold:${buyerId}`}, 0))`);
 }
 
+/** Serializes the holds asked from one address, for the rest of the transaction. */
+export async function lockAddressHolds(tx: Tx, ip: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`hold-ip:${ip}`}, 0))`);
+}
+
 /** The car this buyer holds now through another booking than `exceptBookingId`, if any. */
 export async function otherCarHeldBy(
   tx: Tx,
@@ -78,12 +85,25 @@ export async function otherCarHeldBy(
   return held ? { name: held.name, holdExpiresAt: held.holdExpiresAt! } : undefined;
 }
 
-/** available/reserved -> reserved for this booking until `until` (the caller locked the car). */
-export async function holdCar(tx: Tx, carId: string, bookingId: string, until: Date) {
+/**
+ * available/reserved -> reserved for this booking until `until` (the caller locked the car), and
+ * the hold recorded: who took it, from where, until when.
+ */
+export async function holdCar(
+  tx: Tx,
+  hold: { carId: string; bookingId: string; buyerId: string; ip: string; until: Date },
+) {
   await tx
     .update(listing)
-    .set({ status: 'reserved', holdBookingId: bookingId, holdExpiresAt: until })
-    .where(eq(listing.id, carId));
+    .set({ status: 'reserved', holdBookingId: hold.bookingId, holdExpiresAt: hold.until })
+    .where(eq(listing.id, hold.carId));
+  await tx.insert(carHold).values({
+    listingId: hold.carId,
+    bookingId: hold.bookingId,
+    buyerId: hold.buyerId,
+    ip: hold.ip,
+    expiresAt: hold.until,
+  });
 }
 
 /**
@@ -113,13 +133,27 @@ export async function sellCar(
   return { sold: true, closed: await closeOpenBookings(tx, sale.carId, 'sold') };
 }
 
-/** reserved -> available for the cars these bookings hold at checkout. */
+/**
+ * reserved -> available for the cars these bookings hold at checkout; a live hold given back so
+ * is recorded as ended now (the buyer's wait to hold that car again runs from then).
+ */
 export async function releaseHolds(tx: Db | Tx, bookingIds: string[]): Promise<void> {
   if (bookingIds.length === 0) return;
+  const now = new Date();
   await tx
     .update(listing)
     .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
     .where(and(eq(listing.status, 'reserved'), inArray(listing.holdBookingId, bookingIds)));
+  await tx
+    .update(carHold)
+    .set({ endedAt: now })
+    .where(
+      and(
+        inArray(carHold.bookingId, bookingIds),
+        isNull(carHold.endedAt),
+        gt(carHold.expiresAt, now),
+      ),
+    );
 }
 
 /** reserved -> available for every car whose hold has lapsed; answers how many. */

@@ -5,11 +5,13 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import type { Tx } from '../../db/client.ts';
 import {
   holdCar,
+  lockAddressHolds,
   lockBuyerHolds,
   lockCarAndBooking,
   otherCarHeldBy,
 } from '../listings/lifecycle.ts';
 import type { GatewayIntent } from './gateway.ts';
+import { checkHoldLimits } from './hold-limits.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { paymentPolicy } from './payments.policy.ts';
 import { reconcile, recordSuccess } from './sale.service.ts';
@@ -128,14 +130,21 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
 /**
  * `POST /api/payments/hold`: the buyer sends the card form, so the car is held for them for
  * `holdMinutes` while the processor confirms the card. One car per buyer at a time; asking again
- * for the same booking answers the same hold, never a longer one. It needs the payment started
- * (an open payment intent), and it lapses, or is freed when the payment fails or the booking
- * is cancelled.
+ * for the same booking answers the same hold, never a longer one, so a declined card is tried
+ * again within it. It needs the payment started (an open payment intent), is refused past the
+ * hold limits (hold-limits.ts), and it lapses, or is freed when the booking is cancelled or the
+ * payment canceled.
  */
-export async function holdForPayment(deps: PaymentDeps, actor: SessionUser, bookingId: string) {
+export async function holdForPayment(
+  deps: PaymentDeps,
+  actor: SessionUser,
+  bookingId: string,
+  ip: string,
+) {
   const { db, gateway, holdMinutes } = deps;
   return db.transaction(async (tx) => {
     await lockBuyerHolds(tx, actor.id);
+    await lockAddressHolds(tx, ip);
     const now = new Date();
     const { booking: held, car, holdActive } = await lockPayable(tx, actor, bookingId, now);
     if (holdActive) return { reservedUntil: car.holdExpiresAt! };
@@ -150,6 +159,14 @@ export async function holdForPayment(deps: PaymentDeps, actor: SessionUser, book
         },
       );
     }
+    await checkHoldLimits(tx, {
+      buyerId: actor.id,
+      car,
+      ip,
+      now,
+      holdMinutes,
+      limits: deps.holdLimits,
+    });
     const started = await tx
       .update(payment)
       .set({ heldAt: now })
@@ -165,7 +182,7 @@ export async function holdForPayment(deps: PaymentDeps, actor: SessionUser, book
       throw conflict('Open the payment page again: this payment has not been started.');
     }
     const until = new Date(now.getTime() + holdMinutes * 60_000);
-    await holdCar(tx, car.id, held.id, until);
+    await holdCar(tx, { carId: car.id, bookingId: held.id, buyerId: actor.id, ip, until });
     return { reservedUntil: until };
   });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../plugins/mail.ts';
 import type { PaymentGateway } from './gateway.ts';
+import type { HoldLimits } from './hold-limits.ts';
 
 /** What every payment step needs. */
 export interface PaymentDeps {
@@ -8,5 +9,6 @@ export interface PaymentDeps {
   gateway: PaymentGateway;
   mailer: Mailer;
   holdMinutes: number;
+  holdLimits: HoldLimits;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }

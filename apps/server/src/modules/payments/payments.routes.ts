@@ -68,7 +68,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['payments'],
         summary:
-          'Hold the car while the card is confirmed (its buyer, as the card form is sent); one car per buyer, never renewed',
+          'Hold the car while the card is confirmed (its buyer, as the card form is sent); one car per buyer, never renewed, within the hold limits (429)',
         body: HoldPaymentSchema,
         response: { 200: HoldResultSchema, ...errorResponses },
       },
@@ -78,6 +78,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
         deps,
         currentUser(request),
         request.body.bookingId,
+        request.ip,
       );
       return { reservedUntil: reservedUntil.toISOString() };
     },

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, like } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   booking,
@@ -158,12 +158,29 @@ describe('paying for a booking with the sandbox processor', () => {
     const result = await confirmCard(app, body.clientSecret, { ...VISA, number, ...overrides });
     expect(result.status).toBe(402);
     expect(result.body.error).toMatchObject({ type: 'card_error', code, message });
-    // A failed payment frees the car for others.
-    const [row] = await eventually(
-      () => app.database.db.select().from(listing).where(eq(listing.id, car.id)),
-      ([freed]) => freed?.status === 'available',
-    );
-    expect(row?.status).toBe('available');
+    // A failed payment keeps the car held for its buyer, who may try another card (issue 29),
+    // once the processor's news of it has been handled.
+    await expect
+      .poll(
+        async () =>
+          (
+            await app.database.db
+              .select({ id: sandboxEvent.id })
+              .from(sandboxEvent)
+              .where(
+                and(
+                  eq(sandboxEvent.type, 'payment_intent.payment_failed'),
+                  isNotNull(sandboxEvent.deliveredAt),
+                  like(sandboxEvent.payload, `%${body.clientSecret.split('_secret_')[0]}%`),
+                ),
+              )
+          ).length,
+      )
+      .toBe(1);
+    expect(await carRow(app, car.id)).toMatchObject({
+      status: 'reserved',
+      holdBookingId: buyer.bookingId,
+    });
   });
 
   it('records a paid booking: car sold, other bookings closed, mails sent, repeat calls harmless', async () => {

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { booking, listing, payment } from '../../db/schema.ts';
+import { booking, carHold, listing, payment } from '../../db/schema.ts';
 import { releaseLapsedHolds } from '../listings/lifecycle.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { reconcile, refundPayment } from './sale.service.ts';
@@ -9,7 +9,8 @@ import { reconcile, refundPayment } from './sale.service.ts';
  * 1. every open payment whose hold is gone (or whose booking closed, or whose card form was never
  *    sent, after an hour) is asked about at the processor: a success is recorded (sale or refund), anything else is
  *    canceled there, so it can no longer charge;
- * 2. lapsed holds are freed (one conditional statement);
+ * 2. lapsed holds are freed (one conditional statement), and records of holds older than the
+ *    hold limits look back are deleted;
  * 3. succeeded payments that no paid booking uses are refunded (a refund that failed before).
  * Every step is idempotent, so any number of processes may run it at once.
  */
@@ -44,6 +45,8 @@ export async function sweepPayments(
   }
 
   const released = await releaseLapsedHolds(db);
+  // The hold limits look back a day at most (hold-limits.ts): older records are not needed.
+  await db.delete(carHold).where(lt(carHold.heldAt, new Date(Date.now() - 2 * 86_400_000)));
 
   // A succeeded payment whose booking is not paid by it must be refunded (a refund that failed).
   const stranded = await db

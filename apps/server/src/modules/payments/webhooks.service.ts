@@ -5,17 +5,13 @@ import type { GatewayEvent, GatewayIntent } from './gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { recordSuccess } from './sale.service.ts';
 
-/** A failed or canceled payment frees the car it held. */
-async function releaseHold(
-  deps: PaymentDeps,
-  intent: GatewayIntent,
-  status: 'failed' | 'canceled',
-) {
+/** A canceled payment can no longer be paid: it frees the car it held. */
+async function releaseHold(deps: PaymentDeps, intent: GatewayIntent) {
   if (!intent.bookingId) return;
   await deps.db.transaction(async (tx) => {
     await tx
       .update(payment)
-      .set({ status })
+      .set({ status: 'canceled' })
       .where(
         and(
           eq(payment.provider, deps.gateway.provider),
@@ -46,11 +42,12 @@ export async function handleEvent(
     // Trust nothing in the payload beyond the id: ask the processor.
     const intent = await gateway.retrieveIntent(event.intent.id);
     if (intent?.status === 'succeeded' && intent.bookingId) await recordSuccess(deps, intent, null);
-  } else if (event.intent && event.type === 'payment_intent.payment_failed') {
-    await releaseHold(deps, event.intent, 'failed');
   } else if (event.intent && event.type === 'payment_intent.canceled') {
-    await releaseHold(deps, event.intent, 'canceled');
+    await releaseHold(deps, event.intent);
   } else {
+    // A declined card (payment_intent.payment_failed) leaves the intent open for another card,
+    // and the car held for its buyer until the hold ends: freeing it would let a bad card renew
+    // a hold (issue 29), and the buyer could no longer try again without waiting.
     outcome = 'ignored';
   }
   const inserted = await db

@@ -18,7 +18,7 @@ export function createPaymentIntent(bookingId: string): Promise<PaymentIntentRes
  * rather than a mutation: the page reads it like data, and the server answers the same open
  * intent when asked twice. Never retried or refreshed by itself: a 409 (another buyer is
  * paying) is shown as it is, and the page asks again when that hold ends and after a declined
- * card (which closes its payment).
+ * card (the same open intent comes back, or a new one if the processor closed it).
  */
 export function usePaymentIntent(bookingId: string, enabled: boolean) {
   return useQuery({

@@ -290,7 +290,7 @@ function PayForBooking({
       },
       hold: () => holdCar(booking._id),
       onSucceeded: onPaid,
-      // A declined card lets the car go and closes its payment; the next try starts a new one.
+      // A declined card keeps the hold and its payment open: asking again checks that it still is.
       onCardError: () => void intent.refetch(),
       // Another buyer got there first: asking again shows that, and until when.
       onHoldRefused: (error: unknown) => {

@@ -4,6 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import {
   addCarApi,
   bookCarApi,
+  confirmEmailApi,
   expectNoAxeViolationsWideAndNarrow,
   fromSite,
   otherSession,
@@ -275,15 +276,20 @@ test.describe('accessibility', () => {
       await expect(toast(page, 'Saved to your cars')).toBeVisible();
     });
     const saved = page.getByTestId('saved-car');
-    await state(page, 'Saved cars, with that car', async () => {
+    await state(page, 'Saved cars, with that car, saying why nothing is mailed yet', async () => {
       await page.goto('/dashboard/saved');
       await expect(saved).toHaveCount(1);
+      await expect(
+        page.getByRole('complementary', { name: 'We are not emailing you yet' }),
+      ).toBeVisible();
     });
     await state(page, 'Saved cars, empty', async () => {
       await saved.getByRole('button', { name: /^Remove/ }).click();
       await expect(page.getByText('You have not saved a car yet')).toBeVisible();
     });
 
+    // Alerts go only to confirmed addresses.
+    await confirmEmailApi(page.request, buyer.email);
     const word = `quokka${marker}`;
     const searchName = `Toyota ${word}`;
     const saveSearch = page.getByRole('dialog', { name: 'Save this search' });

@@ -1,7 +1,7 @@
 import type { MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite, otherSession, signUpBuyer, SITE, waitForMail } from './site';
+import { confirmEmailApi, fromSite, otherSession, signUpBuyer, SITE, waitForMail } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 
@@ -81,6 +81,18 @@ test.describe('keeping track of cars and searches', () => {
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await expect(dialog).toBeHidden();
     await expect(toast(page, 'Search saved')).toBeVisible();
+
+    await test.step('until the address is confirmed, the page says why nothing is mailed', async () => {
+      await page.goto('/dashboard/searches');
+      const notice = page.getByRole('complementary', { name: 'We are not emailing you yet' });
+      await expect(notice).toContainText(buyer.email);
+      await notice.getByRole('button', { name: 'Send the link again' }).click();
+      await expect(notice).toContainText('Sent.');
+      await confirmEmailApi(page.request, buyer.email);
+      await page.reload();
+      await expect(page.getByTestId('saved-search').filter({ hasText: searchName })).toBeVisible();
+      await expect(notice).toBeHidden();
+    });
 
     await test.step('the demo seller lists a car that matches', async () => {
       const seller = await otherSession(playwright);

@@ -273,6 +273,17 @@ export async function waitForMail(to: string, subject: string): Promise<OutboxMa
   return found!;
 }
 
+/**
+ * Confirms `email` as its owner does, by opening the link mailed at sign-up in the session of
+ * `request` (a page's, or another's): alerts and "new message" mail go only to confirmed addresses.
+ */
+export async function confirmEmailApi(request: APIRequestContext, email: string) {
+  const mail = await waitForMail(email, 'Confirm your CarMarket email');
+  const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+  const opened = await request.get(`${link.pathname}${link.search}`, { maxRedirects: 0 });
+  expect(opened.status(), await opened.text()).toBe(302);
+}
+
 /** Waits until the app has taken over a prerendered page, so its buttons work. */
 export async function waitForHydration(page: Page) {
   await expect(page.locator('html[data-hydrated]')).toBeAttached();

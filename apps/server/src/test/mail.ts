@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.ts';
 import { readOutbox, type OutboxEntry } from '../plugins/mail.ts';
+import type { TestClient } from './client.ts';
 
 /** What `look` finds, asked every 25 ms; fails with `missing()` after `timeoutMs`. */
 async function waitUntil<T>(
@@ -84,3 +85,25 @@ export function linkIn(mail: OutboxEntry): URL {
  */
 export const isSignUpMail = (mail: { subject: string }) =>
   mail.subject === 'Confirm your CarMarket email address';
+
+/**
+ * Confirms a person's address as they would, by opening the link mailed at sign-up in their own
+ * browser (nothing to do when it is confirmed already): alert and message mail go only to
+ * confirmed addresses.
+ */
+export async function confirmAddress(
+  app: { outboxDir: string; database: { db: Db } },
+  person: TestClient & { account: { email: string } },
+): Promise<void> {
+  const [row] = await queryRows<{ confirmed: boolean }>(
+    app.database.db,
+    sql`select email_verified as confirmed from "user"
+        where lower(email) = ${person.account.email.toLowerCase()} and deleted_at is null`,
+  );
+  if (row?.confirmed) return;
+  const link = linkIn(
+    await waitForMail(app, person.account.email, /^Confirm your CarMarket email/),
+  );
+  const opened = await person.get(link.pathname + link.search);
+  if (opened.status !== 302) throw new Error(`confirming failed: ${opened.status}`);
+}

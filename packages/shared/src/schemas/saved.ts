@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSchema } from '../text.ts';
+import { textSchema, tokenSchema } from '../text.ts';
 import { IdSchema } from './common.ts';
 import { ListingCardSchema } from './listing.ts';
 import { SearchQuerySchema, searchParamsOf } from './search.ts';
@@ -86,9 +86,7 @@ export const SavedSearchSchema = z.object({
 export type SavedSearch = z.infer<typeof SavedSearchSchema>;
 export const SavedSearchListSchema = z.array(SavedSearchSchema);
 
-export const UnsubscribeQuerySchema = z.object({
-  token: z.string().min(10, 'This link is not complete').max(400, 'This link is not one of ours'),
-});
+export const UnsubscribeQuerySchema = z.object({ token: tokenSchema({ min: 10, max: 400 }) });
 export const UnsubscribeResultSchema = z.object({
   unsubscribed: z.literal(true),
   /** What was turned off, for the page to say, e.g. `alerts for your saved search "Audi"`. */

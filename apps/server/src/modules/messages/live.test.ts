@@ -419,4 +419,43 @@ describe('the streams one process holds', () => {
       await app.close();
     }
   });
+
+  it('answers 503 with Retry-After past the cap of one address, while other addresses get in', async () => {
+    const app = await startTestApp({
+      env: { ...env, LIVE_MAX_STREAMS_PER_IP: '2', TRUST_PROXY: 'true' },
+    });
+    try {
+      const firstPerson = await register(app);
+      const first = await openStream(firstPerson);
+      const second = await openStream(await register(app));
+      await first.next((e) => e.event === 'ready');
+      await second.next((e) => e.event === 'ready');
+      // A third person at the same address: the address has taken its share.
+      const third = await register(app);
+      const refused = await third.get('/api/conversations/stream');
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toMatchObject({
+        error: {
+          code: 'unavailable',
+          message:
+            'Too many live updates are open from your network. They resume by themselves in a moment.',
+        },
+      });
+      // The same person from another address (behind the proxy) is not held by it.
+      const elsewhere = await openStream(third, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+      expect(elsewhere.status).toBe(200);
+      await elsewhere.next((e) => e.event === 'ready');
+      // A stream of the address that ends frees its place. The server ends it (at sign-out): after
+      // a stream this client dropped, fetch kept a fresh connection open that close() waited for.
+      expect((await firstPerson.post('/api/auth/sign-out')).status).toBe(200);
+      await first.ended;
+      const again = await openStream(third);
+      expect(again.status).toBe(200);
+      await again.next((e) => e.event === 'ready');
+      expect(app.live.size).toBe(3);
+    } finally {
+      await app.close();
+    }
+  });
 });

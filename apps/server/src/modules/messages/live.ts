@@ -130,11 +130,15 @@ export interface LiveOptions {
   heartbeatMs: number;
   /** Streams this process keeps open at most, everyone's together; past it, 503. */
   maxStreams: number;
+  /** Streams this process keeps open at most for one client address; past it, 503. */
+  maxStreamsPerIp: number;
 }
 
 export interface StreamOwner {
   userId: string;
   sessionId: string;
+  /** The client's address (request.ip): one client must not take every slot. */
+  ip: string;
 }
 
 /** One open stream: its person, what it has been sent, and its socket. */
@@ -268,6 +272,9 @@ export class LiveHub {
   private readonly streams = new Map<string, Set<LiveStream>>();
   private count = 0;
   private readonly maxStreams: number;
+  /** Open streams by client address. */
+  private readonly byIp = new Map<string, number>();
+  private readonly maxStreamsPerIp: number;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly sessionCheck: NodeJS.Timeout;
   private closed = false;
@@ -284,6 +291,7 @@ export class LiveHub {
     this.log = options.log;
     this.bus = options.bus;
     this.maxStreams = options.maxStreams;
+    this.maxStreamsPerIp = options.maxStreamsPerIp;
     this.bus.onEnvelope((envelope) => this.receive(envelope));
     this.bus.onResumed(() => {
       for (const stream of this.all()) stream.queue(() => stream.catchUp());
@@ -377,6 +385,16 @@ export class LiveHub {
         { retryAfterSeconds: BUSY_RETRY_SECONDS },
       );
     }
+    // The oldest stream ending for this one frees a place of its address.
+    const fromIp = (this.byIp.get(owner.ip) ?? 0) - (oldest?.owner.ip === owner.ip ? 1 : 0);
+    if (fromIp >= this.maxStreamsPerIp) {
+      throw new AppError(
+        503,
+        'unavailable',
+        'Too many live updates are open from your network. They resume by themselves in a moment.',
+        { retryAfterSeconds: BUSY_RETRY_SECONDS },
+      );
+    }
     oldest?.supersede();
     const stream = new LiveStream(owner, body, this);
     // However the response ends (the client went, before or after this ran; an error; the
@@ -387,6 +405,7 @@ export class LiveHub {
       this.streams.set(owner.userId, (mine = new Set()));
     mine.add(stream);
     this.count += 1;
+    this.byIp.set(owner.ip, (this.byIp.get(owner.ip) ?? 0) + 1);
     // The client may wait this long before reconnecting; then it sends Last-Event-ID.
     body.write('retry: 2000\n\n');
     stream.queue(() => stream.start(lastEventId));
@@ -397,6 +416,9 @@ export class LiveHub {
     const mine = this.streams.get(stream.owner.userId);
     if (!mine?.delete(stream)) return;
     this.count -= 1;
+    const fromIp = this.byIp.get(stream.owner.ip)! - 1;
+    if (fromIp === 0) this.byIp.delete(stream.owner.ip);
+    else this.byIp.set(stream.owner.ip, fromIp);
     if (mine.size === 0) this.streams.delete(stream.owner.userId);
   }
 

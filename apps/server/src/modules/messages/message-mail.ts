@@ -12,7 +12,9 @@ import { pruneEvents } from './live-events.ts';
  * last such mail. Every process runs it on a timer; a run claims conversation rows with
  * FOR UPDATE SKIP LOCKED and writes the mail into the mail queue in the same transaction that
  * marks the side mailed, so with any number of processes each mail is written once (as the
- * alert worker does, decision 010). The queue is then sent outside any transaction.
+ * alert worker does, decision 010). The queue is then sent outside any transaction. Only a
+ * confirmed address is mailed (issue 29): a mail owed to one not confirmed is skipped, not kept
+ * for later (the wait ends as if mailed; the next message starts a new one).
  */
 
 export interface MessageMailDeps {
@@ -54,15 +56,18 @@ export async function queueMessageMail(deps: MessageMailDeps): Promise<{ claimed
       seller_unread: number;
       buyer_email: string;
       buyer_name: string;
+      buyer_confirmed: boolean;
       seller_email: string;
       seller_name: string;
+      seller_confirmed: boolean;
       car_name: string;
     }>(
       tx,
       sql`select c.id, ${owed('buyer', deps.delayMinutes)} as buyer_due,
             ${owed('seller', deps.delayMinutes)} as seller_due,
             c.buyer_unread, c.seller_unread, b.email as buyer_email, b.name as buyer_name,
-            s.email as seller_email, s.name as seller_name, l.name as car_name
+            b.email_verified as buyer_confirmed, s.email as seller_email, s.name as seller_name,
+            s.email_verified as seller_confirmed, l.name as car_name
           from conversation c
           join "user" b on b.id = c.buyer_id
           join "user" s on s.id = c.seller_id
@@ -76,6 +81,12 @@ export async function queueMessageMail(deps: MessageMailDeps): Promise<{ claimed
     for (const row of due) {
       for (const side of ['buyer', 'seller'] as const) {
         if (!(side === 'buyer' ? row.buyer_due : row.seller_due)) continue;
+        if (!(side === 'buyer' ? row.buyer_confirmed : row.seller_confirmed)) {
+          await tx.execute(
+            sql`update conversation set ${sql.raw(`${side}_unread_since`)} = null where id = ${row.id}`,
+          );
+          continue;
+        }
         const unread = side === 'buyer' ? row.buyer_unread : row.seller_unread;
         const [name, email, other] =
           side === 'buyer'

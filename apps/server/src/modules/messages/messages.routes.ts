@@ -134,7 +134,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{ deps: MessagesDeps }> = asyn
         querystring: StreamQuerySchema,
         produces: ['text/event-stream'],
         // The body is a stream of events, never serialized; described above. 503: this process
-        // holds all the streams it may.
+        // holds all the streams it may, or all it may for the client's address.
         response: { 200: z.unknown(), ...sendResponses },
       },
     },
@@ -144,7 +144,10 @@ export const messageRoutes: FastifyPluginAsyncZod<{ deps: MessagesDeps }> = asyn
       const given = typeof header === 'string' ? header.trim() : request.query.lastEventId;
       const lastEventId = given && EVENT_NUMBER.test(given) ? Number(given) : undefined;
       // First, as it may refuse (503) in our ordinary JSON error.
-      const body = deps.live.open({ userId: actor.id, sessionId: actor.sessionId }, lastEventId);
+      const body = deps.live.open(
+        { userId: actor.id, sessionId: actor.sessionId, ip: request.ip },
+        lastEventId,
+      );
       // Tied to the connection before anything is awaited, whether the client went while its
       // session was checked or goes later: the stream leaves the hub with it.
       const gone = () => body.destroy();

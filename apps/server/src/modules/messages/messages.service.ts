@@ -34,6 +34,8 @@ export interface MessageLimits {
   perMinute: number;
   perDay: number;
   newConversationsPerDay: number;
+  /** For an account whose address is not confirmed: a throw-away account reaches few sellers. */
+  newConversationsPerDayUnconfirmed: number;
 }
 
 export interface MessagesDeps {
@@ -450,21 +452,28 @@ async function spendMessage(deps: MessagesDeps, userId: string): Promise<() => P
 }
 
 /**
- * A new conversation can mail a seller who never heard of the buyer: its own daily limit.
+ * A new conversation can mail a seller who never heard of the buyer: its own daily limit, lower
+ * until the buyer confirms their address (one count, so confirming lifts it the same day).
  * Answers how to give the count back.
  */
 async function spendNewConversation(
   deps: MessagesDeps,
-  userId: string,
+  actor: SessionUser,
 ): Promise<() => Promise<void>> {
-  const key = `msg:new:${userId}`;
+  const { newConversationsPerDay, newConversationsPerDayUnconfirmed } = deps.limits;
+  const limit = actor.emailVerified
+    ? newConversationsPerDay
+    : Math.min(newConversationsPerDay, newConversationsPerDayUnconfirmed);
+  const key = `msg:new:${actor.id}`;
   const day = await hit(deps.counters, key, 86_400_000);
   const giveBack = refund(deps.counters, [key]);
-  if (day.count <= deps.limits.newConversationsPerDay) return giveBack;
+  if (day.count <= limit) return giveBack;
   await giveBack();
   throw tooManyRequests(
     day.resetAt,
-    `You can ask about ${deps.limits.newConversationsPerDay} new cars a day. Your conversations so far are under Messages.`,
+    limit < newConversationsPerDay
+      ? `You can ask about ${limit} new cars a day until you confirm your email address. Open the link we mailed you (or send it again from My account) to ask about up to ${newConversationsPerDay}.`
+      : `You can ask about ${limit} new cars a day. Your conversations so far are under Messages.`,
   );
 }
 
@@ -637,7 +646,7 @@ export async function askAboutCar(
     buyerDeleted: false,
     sellerDeleted: car.seller_deleted,
   });
-  const giveBackStart = await spendNewConversation(deps, actor.id);
+  const giveBackStart = await spendNewConversation(deps, actor);
   // Refused by the message limits, it starts no conversation either.
   const giveBackMessage = await orGiveBack(giveBackStart, () => spendMessage(deps, actor.id));
   const giveBack = async () => {

@@ -14,6 +14,7 @@ import {
 import { queryRows, type Tx } from '../../db/client.ts';
 import { auditLog, conversation, listing, message, messageBlock, user } from '../../db/schema.ts';
 import { readOutbox } from '../../plugins/mail.ts';
+import { confirmAddress, linkIn, waitForMail } from '../../test/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -80,9 +81,15 @@ describe('talking to the seller', () => {
   let seller: TestClient;
   let admin: TestClient;
   beforeAll(async () => {
-    // The demo seller writes a lot here; the limits have tests of their own below.
+    // The demo seller writes a lot here, and buyers with unconfirmed addresses ask about several
+    // cars; the limits have tests of their own below.
     app = await startTestApp({
-      env: { ...env, MESSAGE_LIMIT_PER_MINUTE: '10000', MESSAGE_LIMIT_PER_DAY: '10000' },
+      env: {
+        ...env,
+        MESSAGE_LIMIT_PER_MINUTE: '10000',
+        MESSAGE_LIMIT_PER_DAY: '10000',
+        UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: '20',
+      },
     });
     seller = await signInAs(app, 'seller@demo.local');
     admin = await signInAs(app, 'admin@demo.local');
@@ -646,6 +653,33 @@ describe('the daily sending limit', () => {
   });
 });
 
+describe('new conversations of an account whose address is not confirmed', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // The default figures: 20 new conversations a day, 3 until the address is confirmed.
+    app = await startTestApp({ env });
+  });
+  afterAll(() => app.close());
+
+  it('starts 3 a day until the address is confirmed, which lifts the limit at once', async () => {
+    const buyer = await register(app);
+    for (let i = 0; i < 3; i += 1) await ask(buyer, await freshCar(app));
+    const car = await freshCar(app);
+    const refused = await buyer.post(`/api/listings/${car}/messages`, { body: 'Hi' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+    const { message: sentence } = await errorOf(refused);
+    expect(sentence).toContain('3 new cars a day until you confirm your email address');
+    expect(sentence).toContain('up to 20');
+
+    // The confirmation link every sign-up mails, opened in the buyer's browser.
+    const mail = await waitForMail(app, buyer.account.email, /Confirm your CarMarket email/);
+    const link = linkIn(mail);
+    expect((await buyer.get(link.pathname + link.search)).status).toBe(302);
+    await ask(buyer, car);
+  });
+});
+
 describe('"new message" mail', () => {
   let app: TestApp;
   let seller: TestClient;
@@ -732,6 +766,36 @@ describe('"new message" mail', () => {
     await app.runMessageMail();
     expect(await mailAbout('seller@demo.local', 'Read Renault')).toHaveLength(0);
     expect((await conversationAs(seller, id)).unread).toBe(1);
+  });
+
+  it('mails only a confirmed address, and nothing that waited before it was confirmed', async () => {
+    const unconfirmed = await register(app);
+    const confirmed = await register(app);
+    await confirmAddress(app, confirmed);
+    const ids = [];
+    for (const [buyer, car] of [
+      [unconfirmed, 'Unconfirmed Uno'],
+      [confirmed, 'Confirmed Corsa'],
+    ] as const) {
+      const { conversationId: id } = await ask(buyer, await freshCar(app, car));
+      await send(seller, id, 'It is still for sale.');
+      await age(id, 10);
+      ids.push(id);
+    }
+    await app.runMessageMail();
+    expect(await mailAbout(confirmed.account.email, 'Confirmed Corsa')).toHaveLength(1);
+    expect(await mailAbout(unconfirmed.account.email, 'Unconfirmed Uno')).toHaveLength(0);
+
+    // Skipped, not kept: confirming sends nothing about the message that waited before.
+    await confirmAddress(app, unconfirmed);
+    await age(ids[0]!, 10);
+    await app.runMessageMail();
+    expect(await mailAbout(unconfirmed.account.email, 'Unconfirmed Uno')).toHaveLength(0);
+    // The next message is mailed.
+    await send(seller, ids[0]!, 'Anyone there?');
+    await age(ids[0]!, 10);
+    await app.runMessageMail();
+    expect(await mailAbout(unconfirmed.account.email, 'Unconfirmed Uno')).toHaveLength(1);
   });
 
   it('mails no one whose account was deleted', async () => {

@@ -23,6 +23,7 @@ describe('who may call what', () => {
         MESSAGE_LIMIT_PER_MINUTE: '100000',
         MESSAGE_LIMIT_PER_DAY: '100000',
         CONVERSATION_LIMIT_PER_DAY: '100000',
+        UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: '100000',
       },
     });
     callers = await apiCallers(app);

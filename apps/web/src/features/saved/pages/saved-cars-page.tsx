@@ -8,6 +8,7 @@ import { useSavedCars } from '../api/get-saved-cars';
 import { useSetCarSaved } from '../api/set-car-saved';
 import { HeartIcon } from '../components/heart-icon';
 import { SavedCarItem, SavedCarsSkeleton } from '../components/saved-car-item';
+import { UnconfirmedMailNotice } from '../components/unconfirmed-mail-notice';
 
 function NoSavedCars() {
   return (
@@ -88,6 +89,7 @@ export function SavedCarsPage() {
       <p className="mt-3 text-lg text-muted">
         The cars you saved, at today’s price. We email you when one gets cheaper or is sold.
       </p>
+      <UnconfirmedMailNotice what="emails when a saved car gets cheaper or is sold" />
       <div className="mt-8">{body}</div>
     </div>
   );

@@ -8,6 +8,7 @@ import { useSavedSearches } from '../api/get-saved-searches';
 import { DeleteSearchDialog } from '../components/delete-search-dialog';
 import { RenameSearchDialog } from '../components/rename-search-dialog';
 import { SavedSearchItem, SavedSearchesSkeleton } from '../components/saved-search-item';
+import { UnconfirmedMailNotice } from '../components/unconfirmed-mail-notice';
 
 function NoSavedSearches() {
   return (
@@ -88,6 +89,7 @@ export function SavedSearchesPage() {
       <p className="mt-3 text-lg text-muted">
         Open one to see its cars; the new ones since your last visit are counted here.
       </p>
+      <UnconfirmedMailNotice what="alerts about new cars for your saved searches" />
       <div className="mt-8">{body}</div>
       <RenameSearchDialog search={renaming} onClose={() => setRenaming(null)} />
       <DeleteSearchDialog

@@ -199,6 +199,15 @@ for (const s of steps) {
 }
 console.log(`  ${'all steps'.padEnd(width)}  ${seconds(total).padStart(8)}`);
 console.log(`  distinct tests run: ${distinct.size} (a test run on two databases counts once)`);
+// CI runs `node scripts/audit.mjs` before this; its verdict ("npm audit: NOT CHECKED (...)" when
+// the audit service could not be reached) is repeated here, where a reader of the run looks.
+const auditVerdict = path.join(root, 'node_modules/.cache/npm-audit-verdict.txt');
+if (fs.existsSync(auditVerdict)) {
+  const { mtime } = fs.statSync(auditVerdict);
+  const stale = Date.now() - mtime.getTime() > 24 * 3600_000;
+  const line = fs.readFileSync(auditVerdict, 'utf8').trim();
+  console.log(`  ${line}${stale ? ` (as of ${mtime.toISOString().slice(0, 10)})` : ''}`);
+}
 
 const failedSteps = steps.filter((s) => !s.ok).map((s) => s.label);
 console.log('');

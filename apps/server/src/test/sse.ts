@@ -29,11 +29,14 @@ export interface SseStream {
  */
 export async function openStream(
   client: TestClient,
-  options: { lastEventId?: string; query?: string } = {},
+  options: { lastEventId?: string; query?: string; headers?: Record<string, string> } = {},
 ): Promise<SseStream> {
   const controller = new AbortController();
   const response = await client.request(`/api/conversations/stream${options.query ?? ''}`, {
-    headers: options.lastEventId ? { 'last-event-id': options.lastEventId } : {},
+    headers: {
+      ...options.headers,
+      ...(options.lastEventId && { 'last-event-id': options.lastEventId }),
+    },
     signal: controller.signal,
   });
   const events: SseEvent[] = [];

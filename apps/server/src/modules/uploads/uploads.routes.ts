@@ -29,6 +29,24 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
     429: ApiErrorSchema,
   };
 
+  /**
+   * Why the form could not be read, as the answer to give: whatever the multipart parser
+   * refuses (a boundary missing or never closed, a malformed part) is the request's fault.
+   */
+  function formError(error: unknown): AppError {
+    if (error instanceof AppError) return error;
+    const { code, statusCode } = error as { code?: string; statusCode?: number };
+    const field = { field: 'image' };
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      return new AppError(413, 'payload-too-large', 'Photos can be at most 10 MB.', field);
+    }
+    if (statusCode === 413) {
+      return new AppError(413, 'payload-too-large', 'Send one photo at a time.', field);
+    }
+    const message = 'The photo did not arrive as a readable form. Please choose it again.';
+    return new AppError(400, 'validation-failed', message, field);
+  }
+
   /** Reads the multipart field `image` and stores it through the one safe path (storeUpload). */
   async function receivePhoto(request: FastifyRequest) {
     const actor = currentUser(request);
@@ -37,20 +55,15 @@ export const uploadRoutes: FastifyPluginAsyncZod<{
         field: 'image',
       });
     }
-    const file = await request.file();
-    if (!file || file.fieldname !== 'image') {
-      throw new AppError(400, 'validation-failed', 'Image is required', { field: 'image' });
-    }
     let bytes: Buffer;
     try {
+      const file = await request.file();
+      if (!file || file.fieldname !== 'image') {
+        throw new AppError(400, 'validation-failed', 'Image is required', { field: 'image' });
+      }
       bytes = await file.toBuffer();
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new AppError(413, 'payload-too-large', 'Photos can be at most 10 MB.', {
-          field: 'image',
-        });
-      }
-      throw error;
+      throw formError(error);
     }
     const image = await storeUpload(db, storage, quota, actor.id, bytes);
     return { success: true as const, data: image };

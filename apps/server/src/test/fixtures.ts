@@ -1,7 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, like } from 'drizzle-orm';
 import type { CategoryName, CategorySummary } from '@carmarket/shared';
 import { signInAs, TestClient, type Server } from './client.ts';
-import { listing, user } from '../db/schema.ts';
+import { listing, sandboxEvent, user } from '../db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { jpegWithExif, uploadBytes } from './uploads.ts';
 
@@ -118,4 +118,23 @@ export async function payFor(buyer: TestClient, bookingId: string): Promise<stri
   const recorded = await buyer.post('/api/payments', { bookingId, transactionId });
   if (recorded.status !== 200) throw new Error(`record failed: ${await recorded.text()}`);
   return transactionId;
+}
+
+/**
+ * The sandbox's delivered `payment_intent.payment_failed` events for the payment whose client
+ * secret is given: 1 once the processor's news of a declined card has reached our webhook.
+ */
+export async function declinesDelivered(app: TestApp, clientSecret: string): Promise<number> {
+  const intentId = clientSecret.split('_secret_')[0]!;
+  const rows = await app.database.db
+    .select({ id: sandboxEvent.id })
+    .from(sandboxEvent)
+    .where(
+      and(
+        eq(sandboxEvent.type, 'payment_intent.payment_failed'),
+        like(sandboxEvent.payload, `%${intentId}%`),
+        isNotNull(sandboxEvent.deliveredAt),
+      ),
+    );
+  return rows.length;
 }

@@ -33,6 +33,7 @@ export default defineConfig({
             'apps/web/src/**/*.test.ts',
             'apps/server/src/config.test.ts',
             'apps/server/src/modules/system/start.test.ts',
+            'scripts/config-doc.test.mjs',
           ],
           environment: 'node',
           pool: 'forks',

@@ -11,74 +11,173 @@ const booleanFromEnv = z
 
 const EnvSchema = z
   .object({
+    /**
+     * `production` requires BETTER_AUTH_SECRET and PUBLIC_URL; `test` is what the test suites run
+     * under.
+     */
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** The interface the server listens on. */
     HOST: z.string().min(1).default('0.0.0.0'),
+    /** The HTTP port. */
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** How much the server logs, as JSON lines (`silent`: nothing). */
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    /**
+     * Where the embedded database (`db/`), uploaded photos (`uploads/`), the mail outbox
+     * (`outbox/`) and the generated auth secret are kept.
+     */
     DATA_DIR: z.string().min(1).default('./data'),
+    /**
+     * `postgres://...` to use PostgreSQL 14+ instead of the embedded database (PGlite, in
+     * `$DATA_DIR/db`). The role must be allowed to create the `cube` and `earthdistance`
+     * extensions.
+     */
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    /** PostgreSQL connections per process. */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /**
+     * The site's public address (unset: `http://localhost:$PORT`). Mail links use it, and only
+     * pages from it may sign in or change anything with the session cookie (never the request's
+     * Host header; API tools use a bearer token from `GET /api/jwt`). Set it whenever people reach
+     * the site by another name, a LAN address included; `https://` turns on Secure cookies, HSTS
+     * and upgrade-insecure-requests.
+     */
     PUBLIC_URL: z.url().optional(),
+    /**
+     * The secret that signs sessions and tokens, at least 32 characters. Unset (never in
+     * production): one is generated into `$DATA_DIR/auth-secret`.
+     */
     BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * Seed the demo accounts and cars into an empty database (the categories are always seeded).
+     */
     SEED_DEMO: booleanFromEnv.default(true),
     /** `full`: 90 demo cars across many makes, for search; `small`: six per category (tests). */
     SEED_DEMO_CARS: z.enum(['small', 'full']).default('full'),
+    /** The ISO currency of prices. */
     CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO currency code such as USD')
       .default('USD'),
+    /**
+     * Trust `X-Forwarded-*` from a reverse proxy, so the client addresses that rate limits and
+     * holds count are the real ones. Only behind a proxy that sets them.
+     */
     TRUST_PROXY: booleanFromEnv.default(false),
+    /**
+     * `redis://...`: rate-limit counters (sign-in, mail, messages, searches) shared by all
+     * processes, and the live events of conversations carried between them (pub/sub); `/api/ready`
+     * answers 503 while it does not answer. Unset: both in the process's memory.
+     */
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
+    /**
+     * `smtp://user:pass@host:587` to send mail. Unset: mail goes to `$DATA_DIR/outbox` and the log.
+     */
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
+    /** The sender of the site's mail. */
     MAIL_FROM: z.string().min(3).default('CarMarket <no-reply@carmarket.local>'),
+    /**
+     * With GOOGLE_CLIENT_SECRET (both or neither), turns on "Continue with Google"; the redirect
+     * URI is `<PUBLIC_URL>/api/auth/callback/google`.
+     */
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    /** The secret that goes with GOOGLE_CLIENT_ID. */
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-    /** Google's OAuth endpoints; overridable so tests can answer them locally. */
+    /**
+     * Google's sign-in page; tests answer it locally.
+     * @testOnly
+     */
     GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    /**
+     * Google's token endpoint; tests answer it locally.
+     * @testOnly
+     */
     GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+    /**
+     * Google's user-info endpoint; tests answer it locally.
+     * @testOnly
+     */
     GOOGLE_USERINFO_URL: z.url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+    /** The demo accounts' password, set when they are seeded. */
     DEMO_PASSWORD: z
       .string()
       .min(8, 'must be at least 8 characters')
       .max(128)
       .default('demo-drive-2026'),
+    /** Lifetime of the bearer tokens from `GET /api/jwt`. */
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+    /**
+     * Failed sign-ins per account from one address in each window (a browser that signed in to the
+     * account before is held by the account's limits only, decision 012); also account mail per
+     * address it goes to (decision 016).
+     */
     SIGN_IN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+    /**
+     * Failed sign-ins from one address in each window; also account mail asked for from one address
+     * (decision 016).
+     */
     SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+    /** Failed sign-ins per account from all addresses together in each window. */
     SIGN_IN_LIMIT_ACCOUNT_TOTAL: z.coerce.number().int().min(1).default(50),
-    /** Accounts one IP may make an hour and a day (a family or an office, not a script); over them, 429. */
+    /** Accounts one address may make an hour (a family, an office, not a script); over it, 429. */
     SIGN_UP_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+    /** Accounts one address may make a day; over it, 429 with Retry-After. */
     SIGN_UP_LIMIT_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(30),
-    /** When on, booking and listing a car wait until the person has confirmed their address. */
+    /**
+     * When on, booking and listing a car wait until the person has confirmed their address, and
+     * the buttons say why. Off by default so the demo stays one-click.
+     */
     REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(false),
-    /** Days a deleted account keeps its email address before it is free for a new account. */
+    /**
+     * Days a deleted account keeps its email address before it is free for a new account (signing
+     * in and registering say until when; decision 012).
+     */
     DELETED_ACCOUNT_HOLD_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    /** `sandbox`: the built-in test card processor, no account needed; `stripe`: real cards. */
     PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    /**
+     * How long a car is held for a buyer whose card is being confirmed (the hold starts when the
+     * card form is sent, one car per buyer, never renewed).
+     */
     PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
-    /** Different cars one buyer may hold in any 24 hours (a car let go waits a hold's length). */
+    /**
+     * Different cars one buyer may hold in any 24 hours (a car let go waits a hold's length before
+     * its buyer may hold it again; decision 024).
+     */
     HOLD_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(3),
     /** Live holds taken from one address at once (throw-away accounts share their address). */
     HOLD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(3),
+    /**
+     * How often open payments are settled with the processor, lapsed holds freed, failed refunds
+     * retried and undelivered sandbox events sent again.
+     */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
-    /** How often each process looks for new cars to match against saved searches, and mail owed. */
+    /**
+     * How often each process looks for new cars to match against saved searches, and sends the
+     * alerts, saved-car notices and "new message" mail owed (decisions 010, 015).
+     */
     ALERT_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     /** Hours between two digests of one saved search with daily alerts. */
     ALERT_DIGEST_HOURS: z.coerce.number().min(0).default(24),
-    /** Alert mails (search alerts, digests, saved-car notices) one address gets a day; then one. */
+    /**
+     * Alert mails (search alerts, digests, saved-car notices) one address gets a UTC day; the rest
+     * goes in one mail the next day. Alert and "new message" mail go only to confirmed addresses.
+     */
     ALERT_MAILS_PER_DAY: z.coerce.number().int().min(1).default(20),
-    /** Messages one person may send (issue 16): per minute and per day; over them, 429. */
+    /** Messages one person may send a minute (issue 16); over it, 429 with Retry-After. */
     MESSAGE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Messages one person may send a day; over it, 429 with Retry-After. */
     MESSAGE_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(200),
     /** New conversations one buyer may start a day (each can mail a seller). */
     CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(20),
@@ -94,39 +193,83 @@ const EnvSchema = z
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
     /** Seconds between the comments that keep a live stream open through proxies. */
     LIVE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(25),
-    /** Live streams one process keeps open, everyone's together; past it a new one gets 503. */
+    /**
+     * Live streams one process keeps open, everyone's together; past it a new one gets 503 (10 a
+     * person, past which their oldest stream ends).
+     */
     LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(5000),
     /** Live streams one process keeps open for one client address; past it a new one gets 503. */
     LIVE_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(50),
+    /** Stripe's secret key (`sk_...` or `rk_...`); required with PAYMENT_PROVIDER=stripe. */
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)')
       .optional(),
+    /**
+     * Stripe's publishable key (`pk_...`), sent to the browser; required with
+     * PAYMENT_PROVIDER=stripe.
+     */
     STRIPE_PUBLISHABLE_KEY: z
       .string()
       .regex(/^pk_/, 'must be a Stripe publishable key (pk_...)')
       .optional(),
+    /**
+     * Checks Stripe's events at `<PUBLIC_URL>/api/payments/webhook/stripe` (`whsec_...`); required
+     * with PAYMENT_PROVIDER=stripe.
+     */
     STRIPE_WEBHOOK_SECRET: z
       .string()
       .regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_...)')
       .optional(),
-    /** Another Stripe API address; tests answer Stripe's calls locally. */
+    /**
+     * Another Stripe API address; tests answer Stripe's calls locally.
+     * @testOnly
+     */
     STRIPE_API_URL: z.url().optional(),
+    /**
+     * Where photos are kept: `local` (under `$DATA_DIR/uploads`) or `s3` (any S3-compatible store).
+     */
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    /** The bucket; required with STORAGE_DRIVER=s3. */
     S3_BUCKET: z.string().min(1).optional(),
+    /** The bucket's region. */
     S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Another endpoint than AWS's, for MinIO and the like. */
     S3_ENDPOINT: z.url().optional(),
+    /**
+     * The bucket's access key. Unset: the AWS SDK's own chain (environment, profile, instance
+     * role).
+     */
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    /** The secret of S3_ACCESS_KEY_ID. */
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Path-style addresses (`endpoint/bucket/key`), which MinIO and some others need. */
     S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+    /** Put before every object's key, so the photos can share a bucket. */
     S3_PREFIX: z.string().default(''),
+    /** Photos one seller may upload in 24 hours (photos no car shows are deleted after a day). */
     UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
+    /**
+     * The window of the sign-in and account-mail limits. Wrong current passwords in My account
+     * count as failed sign-ins.
+     */
     SIGN_IN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+    /**
+     * Where the built web app is (unset: `apps/web/dist`); its server build is read from `dist-ssr`
+     * beside it.
+     */
     WEB_DIST_DIR: z.string().min(1).optional(),
     /** A client that has not sent its whole request (or sent nothing) by then is disconnected. */
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
-    /** Tests only: makes the process die at a chosen point (crash-recovery tests). */
+    /**
+     * Makes the process die at a chosen point, for the crash-recovery tests (NODE_ENV=test only).
+     * @testOnly
+     */
     FAULT_INJECTION: z.enum(['crash-after-charge']).optional(),
+    /**
+     * How long a SIGTERM or SIGINT waits for requests and background work to finish before the
+     * process exits anyway.
+     */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {

@@ -198,6 +198,7 @@ export async function buildApp({
     database,
     counters,
     concurrent: config.SEARCH_CONCURRENCY_PER_PERSON,
+    perProcess: config.SEARCH_CONCURRENCY_PER_PROCESS,
     perMinute: config.SEARCH_LIMIT_PER_MINUTE,
     timeoutMs: config.SEARCH_TIMEOUT_MS,
   });

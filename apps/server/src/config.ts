@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -187,6 +188,16 @@ const EnvSchema = z
     MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).default(5),
     /** Searches (and category pages) one person may have running at once; past it, 429. */
     SEARCH_CONCURRENCY_PER_PERSON: z.coerce.number().int().min(1).default(4),
+    /**
+     * Searches (and category pages) this process runs at once, everyone's together; the rest
+     * wait their turn, fairly between people (503 after SEARCH_TIMEOUT_MS). Default: one fewer
+     * than this machine's cores, so searches leave a core to car pages (decision 025).
+     */
+    SEARCH_CONCURRENCY_PER_PROCESS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(Math.max(1, os.availableParallelism() - 1)),
     /** Searches (and category pages) one person may make a minute; past it, 429. */
     SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** Milliseconds each statement of a search may run (PostgreSQL only); past it, 503. */

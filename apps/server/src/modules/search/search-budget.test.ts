@@ -55,6 +55,16 @@ async function holdCarTable(databaseUrl: string) {
           { timeout: 10_000, interval: 20 },
         )
         .toBe(count),
+    /**
+     * Cancels `count` of the statements waiting for the lock (all when not given), as their time
+     * limit would: their searches answer 503.
+     */
+    cancelWaiting: (count = 1000) =>
+      client.query(
+        `select pg_cancel_backend(pid) from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database() limit $1`,
+        [count],
+      ),
     release: async () => {
       if (released) return;
       released = true;
@@ -96,7 +106,10 @@ describe('searches running at once (SEARCH_CONCURRENCY_PER_PERSON)', () => {
   let app: TestApp;
   let buyer: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env: { SEARCH_CONCURRENCY_PER_PERSON: '1' } });
+    // Two people's searches run side by side here, whatever the machine's cores.
+    app = await startTestApp({
+      env: { SEARCH_CONCURRENCY_PER_PERSON: '1', SEARCH_CONCURRENCY_PER_PROCESS: '4' },
+    });
     buyer = await signInAs(app, 'buyer@demo.local');
   });
   afterAll(() => app.close());
@@ -157,6 +170,70 @@ describe('searches running at once (SEARCH_CONCURRENCY_PER_PERSON)', () => {
     });
   });
 });
+
+/** Which of `pending` settles first, by name; the others stay pending. */
+async function firstToSettle(pending: Record<string, Promise<Response>>): Promise<string> {
+  return Promise.race(
+    Object.entries(pending).map(([name, response]) =>
+      response.then(
+        () => name,
+        () => name,
+      ),
+    ),
+  );
+}
+
+describe.skipIf(!postgres)(
+  'searches running at once in a process (SEARCH_CONCURRENCY_PER_PROCESS, PostgreSQL)',
+  () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await startTestApp({
+        env: {
+          SEARCH_CONCURRENCY_PER_PROCESS: '2',
+          SEARCH_CONCURRENCY_PER_PERSON: '4',
+          SEARCH_TIMEOUT_MS: '20000',
+        },
+      });
+    });
+    afterAll(() => app.close());
+
+    it('runs two at once; the next turn goes to the person with fewer running, not the first to ask', async () => {
+      const buyer = await signInAs(app, 'buyer@demo.local');
+      const seller = await signInAs(app, 'seller@demo.local');
+      const held = await holdCarTable(app.databaseUrl!);
+      try {
+        const mine = { a1: buyer.get(SEARCH), a2: buyer.get(SEARCH), a3: buyer.get(SEARCH) };
+        await held.waiting(2);
+        const theirs = seller.get(SEARCH);
+        // The third search and the other person's wait their turn in the process, not in the
+        // database: still two statements wait for the lock (all four would without the gate).
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await held.waiting(2);
+        // One of the buyer's two ends (cut as by its time limit): the turn goes to the seller,
+        // who has none running, though the buyer's third asked first.
+        await held.cancelWaiting();
+        await held.waiting(2);
+        const cut = await firstToSettle(mine);
+        expect((await mine[cut as keyof typeof mine]).status).toBe(503);
+        const rest = Object.fromEntries(
+          Object.entries({ ...mine, seller: theirs }).filter(([name]) => name !== cut),
+        );
+        // Cut both running ones: the seller's is among them, and the buyer's last still waits.
+        await held.cancelWaiting();
+        const ended = [await firstToSettle(rest)];
+        const left = Object.fromEntries(Object.entries(rest).filter(([name]) => name !== ended[0]));
+        ended.push(await firstToSettle(left));
+        expect(ended).toContain('seller');
+        await held.release();
+        for (const response of Object.values(rest))
+          expect([200, 503]).toContain((await response).status);
+      } finally {
+        await held.release();
+      }
+    });
+  },
+);
 
 /**
  * statement_timeout cannot fire on PGlite: its one WASM thread has no timer signal (a statement

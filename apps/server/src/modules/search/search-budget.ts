@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { createFairGate } from '../../lib/fair-gate.ts';
 import { formatWait, tooManyRequests, type CounterStore } from '../../lib/rate-limit.ts';
 import { withinTimeLimit } from './search.service.ts';
 
@@ -9,6 +10,8 @@ export interface SearchBudgetDeps {
   counters: CounterStore;
   /** SEARCH_CONCURRENCY_PER_PERSON */
   concurrent: number;
+  /** SEARCH_CONCURRENCY_PER_PROCESS */
+  perProcess: number;
   /** SEARCH_LIMIT_PER_MINUTE */
   perMinute: number;
   /** SEARCH_TIMEOUT_MS */
@@ -18,7 +21,9 @@ export interface SearchBudgetDeps {
 /**
  * What one person's searches may cost (issue 29): a few at once, so one session cannot hold
  * the database's connections from everyone else; so many a minute; each statement under a
- * time limit. Searches and category pages (a search of one category) share it.
+ * time limit. Searches and category pages (a search of one category) share it. Beside it, a
+ * process runs only so many searches at once (decision 025), so that searches leave the
+ * database's cores to car pages and bookings; the rest wait their turn, fairly between people.
  */
 export interface SearchBudget {
   /** Runs `search` on the handle it is given, within the budget of the person asking; else 429. */
@@ -46,6 +51,7 @@ async function counted<T>(count: Promise<T>): Promise<T> {
 
 export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
   const { counters, concurrent, perMinute, timeoutMs } = deps;
+  const gate = createFairGate(deps.perProcess);
   // A running search's slot is given back when it ends; one a crashed process held lapses this
   // long after it was taken, well past any search's own time limit.
   const slotMs = Math.max(60_000, 10 * timeoutMs);
@@ -83,7 +89,21 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
             );
       }
       try {
-        return await withinTimeLimit(deps.database, timeoutMs, search);
+        // A turn in this process's searches, waited for no longer than a search may run.
+        const leave = await gate.enter(who, timeoutMs);
+        if (!leave) {
+          throw new AppError(
+            503,
+            'unavailable',
+            'Search is busy for a moment. Please try again in a few seconds.',
+            { retryAfterSeconds: 2 },
+          );
+        }
+        try {
+          return await withinTimeLimit(deps.database, timeoutMs, search);
+        } finally {
+          leave();
+        }
       } finally {
         // A search that failed, or whose client went away, gives its slot back too; if the
         // store is away, the slot lapses by itself.

@@ -5,11 +5,14 @@
 // then while one session keeps BENCH_ATTACKERS heavy searches (facets, text, wide sorts) going
 // at once, each sent again the moment its answer comes. Each figure on a fresh server: "before",
 // the search budget lifted; "after", its defaults, the attacker waiting what each 429 says;
-// "flood", its defaults, the attacker sending again at once; "one", the defaults but one search
-// at a time per person. The car page's p95 under attack is to stay within 3x its idle figure.
+// "flood", its defaults, the attacker sending again at once; "flood-other", the same flood of
+// calls that are not searches (a car that is not there), to tell what any request sent without
+// pause costs from what searches cost; "person-only", the person's budget without the process's
+// turns (SEARCH_CONCURRENCY_PER_PROCESS lifted).
+// The car page's p95 under attack is to stay within 3x its idle figure.
 // Figures, not a test. Settings: BENCH_DATABASE_URL, BENCH_PG_CARS, BENCH_SAMPLES (idle car
 // pages), BENCH_ATTACK_SECONDS, BENCH_ATTACKERS, BENCH_PORT, BENCH_BUDGETS (which of
-// `before,after,flood,one` to run); --no-build, --reuse.
+// `before,after,flood,flood-other,person-only` to run); --no-build, --reuse.
 import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -21,7 +24,9 @@ const samples = Number(process.env.BENCH_SAMPLES ?? 500);
 const attackMs = Number(process.env.BENCH_ATTACK_SECONDS ?? 20) * 1000;
 const attackers = Number(process.env.BENCH_ATTACKERS ?? 30);
 const port = Number(process.env.BENCH_PORT ?? 3295);
-const budgets = (process.env.BENCH_BUDGETS ?? 'before,after,flood,one').split(',');
+const budgets = (process.env.BENCH_BUDGETS ?? 'before,person-only,after,flood,flood-other').split(
+  ',',
+);
 const flags = new Set(process.argv.slice(2));
 const TARGET_RATIO = 3;
 
@@ -29,18 +34,20 @@ const TARGET_RATIO = 3;
 const DEFAULT_BUDGET = {
   SEARCH_LIMIT_PER_MINUTE: '',
   SEARCH_CONCURRENCY_PER_PERSON: '',
+  SEARCH_CONCURRENCY_PER_PROCESS: '',
   SEARCH_TIMEOUT_MS: '',
 };
 /** No budget to speak of: what the server did before issue 29. */
 const LIFTED_BUDGET = {
   SEARCH_LIMIT_PER_MINUTE: '1000000',
   SEARCH_CONCURRENCY_PER_PERSON: '1000',
+  SEARCH_CONCURRENCY_PER_PROCESS: '1000',
   SEARCH_TIMEOUT_MS: '600000',
 };
 
 /** Searches that read much of a million cars: facets, text, sorts no index serves with filters. */
 function heavySearches(nearId: number): string[] {
-  return [
+  const searches = [
     'facets=1',
     'q=well%20kept&facets=1',
     'q=heated%20seats&sort=price_asc&facets=1',
@@ -50,7 +57,11 @@ function heavySearches(nearId: number): string[] {
     'make=Toyota&make=Ford&make=BMW&make=Audi&sort=year_desc&facets=1',
     'q=toyta%20corola&facets=1',
   ];
+  return searches.map((query) => `/api/listings?${query}`);
 }
+
+/** Not a search: a car that is not there (404), the cheapest signed-in call there is. */
+const NOT_A_SEARCH = ['/api/listings/00000000-0000-0000-0000-000000000000'];
 
 const percentile = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
@@ -99,7 +110,7 @@ async function loop(i) {
     const query = queries[n++ % queries.length];
     const start = performance.now();
     try {
-      const response = await fetch(origin + '/api/listings?' + query, { headers: { cookie } });
+      const response = await fetch(origin + query, { headers: { cookie } });
       await response.arrayBuffer();
       counts[response.status] = (counts[response.status] || 0) + 1;
       if (response.status === 429 && honour) {
@@ -287,9 +298,13 @@ if (budgets.includes('after')) {
 if (budgets.includes('flood')) {
   figures.push(await measure('after, 429s sent at once', url, DEFAULT_BUDGET, queries, false));
 }
-if (budgets.includes('one')) {
-  // One search at a time per person: what a server with as few cores as this one needs.
-  const one = { ...DEFAULT_BUDGET, SEARCH_CONCURRENCY_PER_PERSON: '1' };
-  figures.push(await measure('after, 1 at once, heeded', url, one, queries, true));
+if (budgets.includes('flood-other')) {
+  // The same flood of calls, none a search: what any request sent without pause costs.
+  figures.push(await measure('404s sent at once', url, DEFAULT_BUDGET, NOT_A_SEARCH, false));
+}
+if (budgets.includes('person-only')) {
+  // The person's budget without the process's turns (decision 024 before 025).
+  const personOnly = { ...DEFAULT_BUDGET, SEARCH_CONCURRENCY_PER_PROCESS: '1000' };
+  figures.push(await measure('person budget only, heeded', url, personOnly, queries, true));
 }
 print(figures);

@@ -2,6 +2,7 @@ import type { CategoryDetail } from '@carmarket/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { retrySearch, searchRetryDelay } from '../../../lib/search-retry';
 import { listingKeys } from './query-keys';
 
 /**
@@ -19,6 +20,9 @@ export const categoryQueryOptions = (id: string) =>
   queryOptions({
     queryKey: listingKeys.categoryPage(id),
     queryFn: ({ signal }) => getCategory(id, signal),
+    // A category's page counts against the search budget: a 429 waits and is tried again.
+    retry: retrySearch,
+    retryDelay: searchRetryDelay,
   });
 
 export function useCategory(id: string) {

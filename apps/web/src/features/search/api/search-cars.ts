@@ -6,34 +6,12 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 
-import { api, ApiError } from '../../../lib/api-client';
-import { shouldRetry } from '../../../lib/query-client';
+import { api } from '../../../lib/api-client';
+import { isBusyRefusal, retrySearch, searchRetryDelay } from '../../../lib/search-retry';
 import { searchKeys } from './query-keys';
 
-/** Tries of a search the server keeps refusing for going too fast, before the page says so. */
-const BUSY_RETRIES = 10;
 /** Waits up to this long pass without a word; a longer one gets a note (`useSearchCars`). */
 const QUIET_WAIT_SECONDS = 3;
-
-/**
- * A search refused because this person is searching faster than the search budget allows
- * (several at once, or many in a minute): it will run once the wait it names is over.
- */
-export function isBusyRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 429;
-}
-
-/** A refused search is tried again, quietly and for a while; other failures as any query's. */
-export function retrySearch(failureCount: number, error: unknown): boolean {
-  if (isBusyRefusal(error)) return failureCount < BUSY_RETRIES;
-  return shouldRetry(failureCount, error);
-}
-
-/** After a refusal, the wait the server named (Retry-After); else 1 s, 2 s, 4 s … up to 30 s. */
-export function searchRetryDelay(failureCount: number, error: unknown): number {
-  if (isBusyRefusal(error)) return Math.max(1, error.retryAfterSeconds ?? 1) * 1000;
-  return Math.min(1000 * 2 ** failureCount, 30_000);
-}
 
 /**
  * Whether the page should say why new results are slow to come: a refusal whose wait is long

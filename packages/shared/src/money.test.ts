@@ -23,6 +23,17 @@ describe('formatMoney', () => {
   });
 
   it('follows the locale given', () => {
-    expect(formatMoney(1_234_567, 'EUR', 'de-DE')).toBe('12.345,67\u00a0€');
+    expect(formatMoney(1_234_567, 'EUR', { locale: 'de-DE' })).toBe('12.345,67\u00a0€');
+  });
+
+  it('rounds to whole units when asked, as the search filters show their bounds', () => {
+    expect(formatMoney(1_500_000, 'USD', { precision: 'whole' })).toBe('$15,000');
+    expect(formatMoney(1_234_567, 'USD', { precision: 'whole' })).toBe('$12,346');
+  });
+
+  it('shortens large amounts to one decimal for a chart axis when asked', () => {
+    expect(formatMoney(150_000_00, 'USD', { precision: 'compact' })).toBe('$150.0K');
+    expect(formatMoney(1_250_000_00, 'USD', { precision: 'compact' })).toBe('$1.3M');
+    expect(formatMoney(0, 'USD', { precision: 'compact' })).toBe('$0.0');
   });
 });

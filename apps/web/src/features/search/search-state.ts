@@ -1,11 +1,12 @@
-import type { SearchSort } from '@carmarket/shared';
+import { formatMoney, type SearchSort } from '@carmarket/shared';
 
 import { siteCurrency } from '../../config/site';
 import { formatLength, lengthUnitOf, toKm } from '../../lib/units';
 import { fuelLabel, transmissionLabel } from '../listings';
 
 /*
- * Written out rather than imported: a value from @carmarket/shared brings zod into the page.
+ * Written out rather than imported: SEARCH_SORTS lives in a file of @carmarket/shared that
+ * imports zod, which would come into the page (money.ts, used below, imports nothing).
  * The type keeps the two lists the same.
  */
 export const SORTS: Record<SearchSort, string> = {
@@ -96,11 +97,7 @@ export interface Chip {
 
 /** "$15,000", for a price in cents as the address holds it. */
 export const money = (cents: string) =>
-  new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: siteCurrency,
-    maximumFractionDigits: 0,
-  }).format(Number(cents) / 100);
+  formatMoney(Number(cents), siteCurrency, { precision: 'whole' });
 
 /** The unit the filters show lengths in; the address holds kilometres, as the API takes them. */
 export const lengthUnit = lengthUnitOf(siteCurrency);

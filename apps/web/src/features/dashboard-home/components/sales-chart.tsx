@@ -1,4 +1,4 @@
-import type { DayPoint } from '@carmarket/shared';
+import { formatMoney, type DayPoint } from '@carmarket/shared';
 import { useId } from 'react';
 
 import { useElementWidth } from '../hooks/use-element-width';
@@ -29,19 +29,8 @@ export function SalesChart({
 }) {
   const id = useId();
   const { ref, width } = useElementWidth<HTMLDivElement>(640);
-  const money = (cents: number) =>
-    new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
-    }).format(cents / 100);
-  const compactMoney = (cents: number) =>
-    new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      notation: 'compact',
-      maximumFractionDigits: 1,
-    }).format(cents / 100);
+  const money = (cents: number) => formatMoney(cents, currency);
+  const compactMoney = (cents: number) => formatMoney(cents, currency, { precision: 'compact' });
 
   // Round dollars up the side, and at least $1,000 so that an empty month still has a scale.
   const top = niceMax(Math.max(1000, ...sales.map((point) => point.amountCents / 100))) * 100;

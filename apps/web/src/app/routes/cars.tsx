@@ -1,5 +1,6 @@
+import { holdsRole } from '@carmarket/shared';
+
 import { RequireAuth } from '../../features/auth/components/require-auth';
-import { hasRole } from '../../features/auth/roles';
 import { useSession } from '../../features/auth/use-session';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
 import { SaveSearchButton } from '../../features/saved/components/save-search-button';
@@ -10,7 +11,7 @@ function CarsPage() {
   const { user } = useSession();
   return (
     <SearchPage
-      skeleton={<ListingCardSkeleton withNote={!hasRole(user?.roles, 'Buyer')} />}
+      skeleton={<ListingCardSkeleton withNote={!holdsRole(user?.roles, 'Buyer')} />}
       renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
       saveSearch={(search) => <SaveSearchButton {...search} />}
     />

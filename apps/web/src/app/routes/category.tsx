@@ -1,9 +1,8 @@
-import type { CategorySummary } from '@carmarket/shared';
+import { holdsRole, type CategorySummary } from '@carmarket/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
 import { RequireAuth } from '../../features/auth/components/require-auth';
-import { hasRole } from '../../features/auth/roles';
 import { useSession } from '../../features/auth/use-session';
 import { useCategory } from '../../features/listings/api/get-category';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
@@ -96,7 +95,7 @@ function CategoryPage() {
           <CategoryHeader summary={summary} count={summary?.count} />
         </>
       }
-      skeleton={<ListingCardSkeleton withNote={!hasRole(user?.roles, 'Buyer')} />}
+      skeleton={<ListingCardSkeleton withNote={!holdsRole(user?.roles, 'Buyer')} />}
       renderCar={(car, index) => <BookableCar car={car} priority={index < 2} />}
       saveSearch={(search) => <SaveSearchButton {...search} />}
     />

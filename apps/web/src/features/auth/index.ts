@@ -2,7 +2,7 @@
 // (REQUIRE_VERIFIED_EMAIL), reading the session again, and forgetting it when the account goes.
 // Everything else is auth's own.
 export { useSession, sessionQueryKey, type Session } from './use-session';
-export { hasRole, rolesName } from './roles';
+export { rolesName } from './roles';
 export { useSignInOptions } from './api/get-sign-in-options';
 export { clearSignedInCache } from './api/end-session';
 export { AddRoleCard } from './components/add-role-card';

@@ -1,9 +1,4 @@
-import type { Role } from '@carmarket/shared';
-
-/** Whether someone holding `roles` holds `role` (one account may be a Buyer and a Seller). */
-export function hasRole(roles: readonly Role[] | null | undefined, role: Role): boolean {
-  return !!roles && roles.includes(role);
-}
+import { holdsRole, type Role } from '@carmarket/shared';
 
 /** Whether someone holding `roles` may open a page for `pageRoles`: admins may open every page. */
 export function canOpen(
@@ -11,7 +6,7 @@ export function canOpen(
   pageRoles: readonly Role[] | undefined,
 ): boolean {
   if (!pageRoles) return true;
-  return hasRole(roles, 'admin') || pageRoles.some((role) => hasRole(roles, role));
+  return holdsRole(roles, 'admin') || pageRoles.some((role) => holdsRole(roles, role));
 }
 
 /** Who a page is for, in words: "Seller accounts", "Seller or Buyer accounts", "administrators". */
@@ -22,7 +17,7 @@ export function rolesLabel(roles: readonly Role[]): string {
 
 /** How the dashboard names what an account is: "Buyer", "Buyer and Seller", "Administrator". */
 export function rolesName(roles: readonly Role[] | null | undefined): string {
-  if (hasRole(roles, 'admin')) return 'Administrator';
+  if (holdsRole(roles, 'admin')) return 'Administrator';
   if (!roles || roles.length === 0) return 'No account type yet';
   return roles.join(' and ');
 }

@@ -1,8 +1,9 @@
+import { holdsRole } from '@carmarket/shared';
 import { Link } from 'react-router';
 
 import { AddRoleCard } from '../../../features/auth/components/add-role-card';
 import { ChooseRoleCard } from '../../../features/auth/components/choose-role-card';
-import { hasRole, rolesName } from '../../../features/auth/roles';
+import { rolesName } from '../../../features/auth/roles';
 import { useSession } from '../../../features/auth/use-session';
 import { RoleOverview } from '../../../features/dashboard-home/components/role-overview';
 import { menuFor } from '../../../features/dashboard/menu';
@@ -15,7 +16,7 @@ export default function DashboardHomeRoute() {
   if (!user) return null;
   const roles = user.roles;
   const entries = menuFor(roles).flatMap((section) => section.entries);
-  const selling = hasRole(roles, 'Seller');
+  const selling = holdsRole(roles, 'Seller');
 
   return (
     <div className="max-w-4xl">
@@ -34,7 +35,7 @@ export default function DashboardHomeRoute() {
         </div>
       )}
       {/* "Sell your car" brings a Buyer here: the way to become a seller is the first thing. */}
-      {hasRole(roles, 'Buyer') && !selling && (
+      {holdsRole(roles, 'Buyer') && !selling && (
         <div className="mt-8">
           <AddRoleCard role="Seller" />
         </div>

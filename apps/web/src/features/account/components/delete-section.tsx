@@ -1,4 +1,4 @@
-import { DeleteAccountFormSchema, type DeleteAccountFormInput } from '@carmarket/shared';
+import { DeleteAccountFormSchema, holdsRole, type DeleteAccountFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -12,7 +12,7 @@ import { PasswordInput } from '../../../components/ui/password-input';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useServerError } from '../../../lib/use-server-error';
-import { clearSignedInCache, hasRole, useSignInOptions, type Session } from '../../auth';
+import { clearSignedInCache, useSignInOptions, type Session } from '../../auth';
 import { useDeleteAccount } from '../api/delete-account';
 import { SettingsSection } from './section';
 
@@ -21,13 +21,13 @@ function WhatHappens({ user, holdDays }: { user: Session['user']; holdDays: numb
   return (
     <ul className="list-disc space-y-1 pl-5 leading-7">
       <li>You are signed out on every device, and can no longer sign in to this account.</li>
-      {hasRole(user.roles, 'Buyer') && (
+      {holdsRole(user.roles, 'Buyer') && (
         <li>
           Your open bookings are cancelled, and any car held for your payment is freed. Their
           sellers are told.
         </li>
       )}
-      {hasRole(user.roles, 'Seller') && (
+      {holdsRole(user.roles, 'Seller') && (
         <li>
           Your cars that are for sale are taken off the site, and the people who booked them are
           told.
@@ -192,7 +192,7 @@ export function DeleteSection({
   const { data: options } = useSignInOptions();
   const [token] = useState(tokenInAddress);
   const [open, setOpen] = useState(token !== null);
-  const isAdmin = hasRole(user.roles, 'admin');
+  const isAdmin = holdsRole(user.roles, 'admin');
 
   useEffect(() => {
     toast.preload();

@@ -1,10 +1,11 @@
+import { holdsRole } from '@carmarket/shared';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 
 import { FormAlert } from '../../../components/ui/form-alert';
 import { usePage } from '../../../lib/page';
 import { toast } from '../../../lib/toast';
-import { AddRoleCard, hasRole, useSession } from '../../auth';
+import { AddRoleCard, useSession } from '../../auth';
 import { useSignInMethods } from '../api/sign-in-methods';
 import { DeleteSection } from '../components/delete-section';
 import { DevicesSection } from '../components/devices-section';
@@ -43,10 +44,10 @@ function useLinkOutcome(): { kind: 'success' | 'error'; text: string } | null {
 }
 
 /** The role an account could add: a Buyer may sell, a Seller may buy; admins have all pages. */
-function missingRole(roles: Parameters<typeof hasRole>[0]) {
-  if (!roles || roles.length === 0 || hasRole(roles, 'admin')) return null;
-  if (!hasRole(roles, 'Seller')) return 'Seller' as const;
-  if (!hasRole(roles, 'Buyer')) return 'Buyer' as const;
+function missingRole(roles: Parameters<typeof holdsRole>[0]) {
+  if (!roles || roles.length === 0 || holdsRole(roles, 'admin')) return null;
+  if (!holdsRole(roles, 'Seller')) return 'Seller' as const;
+  if (!holdsRole(roles, 'Buyer')) return 'Buyer' as const;
   return null;
 }
 

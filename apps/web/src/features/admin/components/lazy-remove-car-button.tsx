@@ -1,8 +1,9 @@
+import { holdsRole } from '@carmarket/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentProps } from 'react';
 
 import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
-import { hasRole, useSession } from '../../auth';
+import { useSession } from '../../auth';
 import type { RemoveCarButton as Button } from './remove-car-button';
 
 // The dialog and the schema that checks its reason (zod) load only for admins, after the car.
@@ -12,7 +13,7 @@ const RemoveCarButton = lazy(() => import('./remove-car-button'));
 export function LazyRemoveCarButton(props: Omit<ComponentProps<typeof Button>, 'queryClient'>) {
   const { user } = useSession();
   const queryClient = useQueryClient();
-  if (!hasRole(user?.roles, 'admin')) return null;
+  if (!holdsRole(user?.roles, 'admin')) return null;
   return (
     <LoadedWhenHydrated>
       <RemoveCarButton {...props} queryClient={queryClient} />

@@ -1,9 +1,9 @@
-import type { Role, SignupRole } from '@carmarket/shared';
+import { holdsRole, type Role, type SignupRole } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { usePage } from '../../../lib/page';
-import { canOpen, hasRole, rolesLabel, rolesName } from '../roles';
+import { canOpen, rolesLabel, rolesName } from '../roles';
 import { AddRoleCard } from './add-role-card';
 import { useSession } from '../use-session';
 import { RequireAuth } from './require-auth';
@@ -12,7 +12,7 @@ function WrongRole({ roles, held }: { roles: readonly Role[]; held: readonly Rol
   usePage({ title: 'Not for your account type' });
   // A Buyer on a seller's page ("Sell your car") may become a seller here, and the other way.
   const addable =
-    held.length > 0 && !hasRole(held, 'admin')
+    held.length > 0 && !holdsRole(held, 'admin')
       ? roles.find((role): role is SignupRole => role === 'Seller' || role === 'Buyer')
       : undefined;
   return (

@@ -1,9 +1,9 @@
-import type { Booking, ListingStatus } from '@carmarket/shared';
+import { holdsRole, type Booking, type ListingStatus } from '@carmarket/shared';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
-import { hasRole, useSession, useSignInOptions, type Session } from '../../auth';
+import { useSession, useSignInOptions, type Session } from '../../auth';
 import { useCreateBooking } from '../api/create-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { ORDERS_PATH, receiptPath } from '../paths';
@@ -41,7 +41,7 @@ export function bookingBlocker(
   mustConfirmEmail = false,
 ): BookingBlocker | null {
   if (user && listing.sellerId === user.id) return { reason: 'This is your car' };
-  if (!hasRole(user?.roles, 'Buyer')) return { reason: 'Only buyer accounts can book cars' };
+  if (!holdsRole(user?.roles, 'Buyer')) return { reason: 'Only buyer accounts can book cars' };
   if (mine?.status === 'paid') {
     return {
       reason: 'You bought this car.',
@@ -82,7 +82,7 @@ export function BookButton({
   const booking = useCreateBooking();
   const reasonId = useId();
   // One request for every card on the page: they share the query.
-  const myBookings = useMyBookings(user?.email ?? '', { enabled: hasRole(user?.roles, 'Buyer') });
+  const myBookings = useMyBookings(user?.email ?? '', { enabled: holdsRole(user?.roles, 'Buyer') });
   const mine = myBookings.data?.find(
     (b) => b.listingId === listing._id && (b.status === 'pending' || b.status === 'paid'),
   );

@@ -1,7 +1,8 @@
+import { holdsRole } from '@carmarket/shared';
 import { lazy, type ComponentProps } from 'react';
 
 import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
-import { hasRole, useSession } from '../../auth';
+import { useSession } from '../../auth';
 import type { SaveCarButton as Button } from './save-car-button';
 
 // The heart's code (the saved cars query, the toggle and its toasts) loads after the car it is
@@ -24,7 +25,7 @@ function LabelledPlaceholder() {
 export function LazySaveCarButton(props: ComponentProps<typeof Button>) {
   const { user } = useSession();
   // Checked here too, so that no one else loads its code.
-  if (!hasRole(user?.roles, 'Buyer')) return null;
+  if (!holdsRole(user?.roles, 'Buyer')) return null;
   return (
     <LoadedWhenHydrated fallback={props.look === 'labelled' ? <LabelledPlaceholder /> : null}>
       <SaveCarButton {...props} />

@@ -1,6 +1,6 @@
-import type { ListingCard } from '@carmarket/shared';
+import { holdsRole, type ListingCard } from '@carmarket/shared';
 
-import { hasRole, useSession } from '../../auth';
+import { useSession } from '../../auth';
 import { useSavedCarIds } from '../api/get-saved-cars';
 import { useSetCarSaved } from '../api/set-car-saved';
 import { carTitle } from '../car-title';
@@ -26,7 +26,7 @@ export function SaveCarButton({
   look?: keyof typeof looks;
 }) {
   const { user } = useSession();
-  const isBuyer = hasRole(user?.roles, 'Buyer');
+  const isBuyer = holdsRole(user?.roles, 'Buyer');
   const { data: savedIds } = useSavedCarIds(isBuyer);
   const setSaved = useSetCarSaved();
   if (!isBuyer) return null;

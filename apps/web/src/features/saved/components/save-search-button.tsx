@@ -1,8 +1,9 @@
+import { holdsRole } from '@carmarket/shared';
 import { lazy, Suspense, useState } from 'react';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../lib/toast';
-import { hasRole, useSession } from '../../auth';
+import { useSession } from '../../auth';
 import { useCreateSavedSearch } from '../api/create-saved-search';
 
 // The form loads when the dialog first opens, or when the pointer or focus reaches the button,
@@ -29,7 +30,7 @@ export function SaveSearchButton({
   const { user } = useSession();
   const [open, setOpen] = useState(false);
   const create = useCreateSavedSearch();
-  if (!hasRole(user?.roles, 'Buyer')) return null;
+  if (!holdsRole(user?.roles, 'Buyer')) return null;
 
   function handleClose() {
     create.reset();

@@ -1,4 +1,6 @@
-// What other features may use of bookings (the payment page shows the booking it pays for).
+// What other features may use of bookings (the payment page shows the booking it pays for and
+// links back to My Orders; the seller's list of bookings shows each one's state).
 export { useBooking } from './api/get-booking';
 export { bookingKeys } from './api/query-keys';
 export { BookingStatusBadge } from './components/booking-status-badge';
+export { ORDERS_PATH } from './paths';

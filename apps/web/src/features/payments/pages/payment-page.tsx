@@ -8,16 +8,14 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatTime } from '../../../lib/format-date';
 import { useSession } from '../../auth';
-import { BookingStatusBadge, useBooking } from '../../bookings';
+import { bookingKeys, BookingStatusBadge, ORDERS_PATH, useBooking } from '../../bookings';
 import { usePaymentIntent } from '../api/create-payment-intent';
 import { holdCar } from '../api/hold-car';
 import { usePaymentConfig } from '../api/get-payment-config';
 import { useRecordPayment } from '../api/record-payment';
 import { SandboxPaymentForm } from '../components/sandbox-payment-form';
 import { StripePaymentForm } from '../components/stripe-payment-form';
-import { bookingKeys } from '../../bookings';
 
-const ORDERS_PATH = '/dashboard/orders';
 const paidOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 const panelClass = 'rounded-box border border-base-300 bg-base-100 p-5 card-shadow sm:p-6';

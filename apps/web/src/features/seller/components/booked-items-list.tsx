@@ -2,8 +2,9 @@ import { formatMoney, type BookedItem } from '@carmarket/shared';
 
 import { LoadError } from '../../../components/ui/load-error';
 import { formatDate } from '../../../lib/format-date';
+import { BookingStatusBadge } from '../../bookings';
 import { useBookedItems } from '../api/booked-items';
-import { BookingStatusBadge, SaleLabel } from './car-labels';
+import { SaleLabel } from './car-labels';
 import { compactTable } from './my-cars';
 
 function Buyer({ item }: { item: BookedItem }) {

@@ -1,4 +1,4 @@
-import type { BookingStatus, ListingStatus } from '@carmarket/shared';
+import type { ListingStatus } from '@carmarket/shared';
 
 const LISTING_STATUS: Record<ListingStatus, { label: string; className: string }> = {
   available: { label: 'On sale', className: 'badge-success' },
@@ -10,18 +10,6 @@ const LISTING_STATUS: Record<ListingStatus, { label: string; className: string }
 
 export function ListingStatusBadge({ status }: { status: ListingStatus }) {
   const { label, className } = LISTING_STATUS[status];
-  return <span className={`badge badge-sm whitespace-nowrap ${className}`}>{label}</span>;
-}
-
-const BOOKING_STATUS: Record<BookingStatus, { label: string; className: string }> = {
-  pending: { label: 'Awaiting payment', className: 'badge-warning' },
-  paid: { label: 'Paid', className: 'badge-success' },
-  cancelled: { label: 'Cancelled', className: 'badge-ghost' },
-  closed: { label: 'Closed', className: 'badge-ghost' },
-};
-
-export function BookingStatusBadge({ status }: { status: BookingStatus }) {
-  const { label, className } = BOOKING_STATUS[status];
   return <span className={`badge badge-sm whitespace-nowrap ${className}`}>{label}</span>;
 }
 

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import type { BackgroundWork } from '../../lib/background-work.ts';
-import { sandboxEvent, sandboxIntent } from '../../db/schema.ts';
-import type { GatewayEvent, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
+import { queryRows, type Db, type Tx } from '../db/client.ts';
+import type { BackgroundWork } from '../lib/background-work.ts';
+import { sandboxEvent, sandboxIntent } from '../db/schema.ts';
+import type {
+  GatewayEvent,
+  GatewayIntent,
+  IntentStatus,
+  PaymentGateway,
+} from './payment-gateway.ts';
 import { signPayload, verifySignature } from './webhook-signature.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

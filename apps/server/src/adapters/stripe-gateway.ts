@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import type { GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
-import { WebhookSignatureError } from './gateway.ts';
+import type { GatewayIntent, IntentStatus, PaymentGateway } from './payment-gateway.ts';
+import { WebhookSignatureError } from './payment-gateway.ts';
 
 export interface StripeOptions {
   secretKey: string;

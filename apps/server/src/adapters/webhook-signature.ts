@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookSignatureError } from './gateway.ts';
+import { WebhookSignatureError } from './payment-gateway.ts';
 
 /** Stripe's webhook signature scheme: `t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">`. */
 export function signPayload(

@@ -14,13 +14,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { openDatabase, queryRows } from '../db/client.ts';
 import { scryptPasswords } from '../modules/auth/passwords.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
-import { createMailer } from '../plugins/mail.ts';
+import { createMailer } from '../adapters/mail.ts';
 import { matchNewCars, sendInstantAlerts, type AlertDeps } from '../modules/saved/alerts.ts';
 import { deliverQueuedMail } from '../modules/mail/mail-queue.ts';
 import { unsubscribeTokens } from '../modules/saved/unsubscribe.ts';
 import { carMatchKeysSql } from '../modules/saved/saved-searches.service.ts';
 import { searchPlaces } from '../modules/places/gazetteer.ts';
-import { createLocalStorage } from '../plugins/storage.ts';
+import { createLocalStorage } from '../adapters/storage.ts';
 import { serverRoot } from '../config.ts';
 import pg from 'pg';
 

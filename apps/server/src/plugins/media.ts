@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isValidStorageKey, type Storage } from './storage.ts';
+import { isValidStorageKey, type Storage } from '../adapters/storage.ts';
 
 /** Images from storage under `/media/<key>`: right type, no sniffing, cached for a year. */
 export const mediaPlugin = fp(async (app: FastifyInstance, { storage }: { storage: Storage }) => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.ts';
-import { readOutbox, type OutboxEntry } from '../plugins/mail.ts';
+import { readOutbox, type OutboxEntry } from '../adapters/mail.ts';
 import type { TestClient } from './client.ts';
 
 /** What `look` finds, asked every 25 ms; fails with `missing()` after `timeoutMs`. */

@@ -9,7 +9,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { scryptPasswords, type PasswordHashing } from '../modules/auth/passwords.ts';
-import { createLocalStorage } from '../plugins/storage.ts';
+import { createLocalStorage } from '../adapters/storage.ts';
 
 const scryptAsync = promisify(scrypt) as (
   password: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inArray, isNull, and, sql } from 'drizzle-orm';
 import type { Role } from '@carmarket/shared';
-import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
+import { MEDIA_PREFIX, type Storage } from '../../adapters/storage.ts';
 import type { Db } from '../client.ts';
 import { account, category, listing, upload, user, type ListingImage } from '../schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { adminPolicy } from './admin.policy.ts';
 import { presentAdminUser, presentAuditEntry } from './admin.presenter.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import type { LiveHub } from '../messages/live.ts';
 import {
   carsOfUser,

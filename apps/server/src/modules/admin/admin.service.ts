@@ -5,7 +5,7 @@ import { auditLog, user, userCount } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { userPolicy } from '../users/users.policy.ts';
 import { lockCar, notifyClosed, removeCar } from '../listings/lifecycle.ts';
 import { listingsOfSeller } from '../listings/seller.service.ts';

@@ -9,7 +9,7 @@ import {
   UserCarsSchema,
 } from '@carmarket/shared';
 import { booking, listing, user } from '../../db/schema.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../plugins/mail.ts';
+import type { MailMessage } from '../../adapters/mail.ts';
 
 /*
  * The mail about an account: its links, and notices of changes to it. Each says what happened,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, session, user } from '../../db/schema.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { mailsTo, waitForMail } from '../../test/mail.ts';
 import { codeOf, errorOf, rawRequest, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

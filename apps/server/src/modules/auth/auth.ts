@@ -12,7 +12,7 @@ import { account, session, user, verification } from '../../db/schema.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LiveHub } from '../messages/live.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
 import { deletedAccountSignInMessage } from './deleted-accounts.ts';
 import type { PasswordHashing } from './passwords.ts';

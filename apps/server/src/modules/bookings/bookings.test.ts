@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookingListSchema, BookingSchema, ReceiptSchema, type Booking } from '@carmarket/shared';
 import { listing, user } from '../../db/schema.ts';
 import { isSignUpMail, queuedMailSent } from '../../test/mail.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, newCar, payFor, validBooking, type TestCar } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

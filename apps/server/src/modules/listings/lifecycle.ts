@@ -3,7 +3,7 @@ import { CLOSED_BECAUSE, type BookingCloseReason } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, carHold, listing } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
 
 /*

@@ -14,8 +14,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
-import type { Mailer } from '../../plugins/mail.ts';
-import type { Storage } from '../../plugins/storage.ts';
+import type { Mailer } from '../../adapters/mail.ts';
+import type { Storage } from '../../adapters/storage.ts';
 import { presentMyListing } from './listings.presenter.ts';
 import {
   createListing,

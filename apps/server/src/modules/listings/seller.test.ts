@@ -9,7 +9,7 @@ import {
 } from '@carmarket/shared';
 import { booking, listing } from '../../db/schema.ts';
 import { isSignUpMail } from '../../test/mail.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

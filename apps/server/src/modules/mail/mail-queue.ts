@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
 import { mailQueue } from '../../db/schema.ts';
-import type { Mailer, MailMessage } from '../../plugins/mail.ts';
+import type { Mailer, MailMessage } from '../../adapters/mail.ts';
 
 /*
  * Mail that a transaction decides on (alerts, notices) is written into mail_queue by that

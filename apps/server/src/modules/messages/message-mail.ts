@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db } from '../../db/client.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { deliverQueuedMail, queueMail } from '../mail/mail-queue.ts';
 import { pruneEvents } from './live-events.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '@carmarket/shared';
 import { queryRows, type Tx } from '../../db/client.ts';
 import { auditLog, conversation, listing, message, messageBlock, user } from '../../db/schema.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { confirmAddress, linkIn, waitForMail } from '../../test/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, payFor, validBooking } from '../../test/fixtures.ts';

@@ -10,7 +10,7 @@ import {
   lockCarAndBooking,
   otherCarHeldBy,
 } from '../listings/lifecycle.ts';
-import type { GatewayIntent } from './gateway.ts';
+import type { GatewayIntent } from '../../adapters/payment-gateway.ts';
 import { checkHoldLimits } from './hold-limits.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { paymentPolicy } from './payments.policy.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
-import type { Mailer } from '../../plugins/mail.ts';
-import type { PaymentGateway } from './gateway.ts';
+import type { Mailer } from '../../adapters/mail.ts';
+import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
 import type { HoldLimits } from './hold-limits.ts';
 
 /** What every payment step needs. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { user } from '../../db/schema.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { notifyClosed, type ClosedBooking } from '../listings/lifecycle.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 

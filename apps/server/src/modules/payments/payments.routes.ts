@@ -14,12 +14,12 @@ import {
 } from '@carmarket/shared';
 import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
-import { WebhookSignatureError } from './gateway.ts';
+import { WebhookSignatureError } from '../../adapters/payment-gateway.ts';
 import { confirmPayment, holdForPayment, startPayment } from './checkout.service.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { presentIntent, presentRecorded } from './payments.presenter.ts';
 import { handleEvent } from './webhooks.service.ts';
-import type { SandboxGateway } from './sandbox-gateway.ts';
+import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const paymentRoutes: FastifyPluginAsyncZod<{

@@ -8,12 +8,12 @@ import {
   sandboxEvent,
   sandboxIntent,
 } from '../../db/schema.ts';
-import type { SandboxGateway } from './sandbox-gateway.ts';
-import { readOutbox } from '../../plugins/mail.ts';
+import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
+import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { declinesDelivered, newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { signPayload } from './webhook-signature.ts';
+import { signPayload } from '../../adapters/webhook-signature.ts';
 
 const VISA = {
   number: '4242 4242 4242 4242',

@@ -5,7 +5,7 @@ import { audit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { lockCarAndBooking, sellCar } from '../listings/lifecycle.ts';
-import type { GatewayIntent } from './gateway.ts';
+import type { GatewayIntent } from '../../adapters/payment-gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { mailRefund, mailSale } from './payment-mail.ts';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { payment, processedEvent } from '../../db/schema.ts';
 import { releaseHolds } from '../listings/lifecycle.ts';
-import type { GatewayEvent, GatewayIntent } from './gateway.ts';
+import type { GatewayEvent, GatewayIntent } from '../../adapters/payment-gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { recordSuccess } from './sale.service.ts';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SavedSearchListSchema } from '@carmarket/shared';
 import { savedSearch } from '../../db/schema.ts';
-import { readOutbox, type OutboxEntry } from '../../plugins/mail.ts';
+import { readOutbox, type OutboxEntry } from '../../adapters/mail.ts';
 import { register, signInAs, TestClient } from '../../test/client.ts';
 import { confirmAddress, isSignUpMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

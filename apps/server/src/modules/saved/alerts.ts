@@ -4,7 +4,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
 import { ON_SALE_SQL } from '../../db/schema.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer, MailMessage } from '../../plugins/mail.ts';
+import type { Mailer, MailMessage } from '../../adapters/mail.ts';
 import { deliverQueuedMail, queueMail } from '../mail/mail-queue.ts';
 import { haversineM } from '../search/search.service.ts';
 import {

@@ -18,7 +18,7 @@ import {
   user,
 } from '../../db/schema.ts';
 import { confirmAddress, isSignUpMail } from '../../test/mail.ts';
-import { readOutbox, type OutboxEntry } from '../../plugins/mail.ts';
+import { readOutbox, type OutboxEntry } from '../../adapters/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { payFor, validBooking } from '../../test/fixtures.ts';
 import { startSmtpStandIn } from '../../test/smtp.ts';

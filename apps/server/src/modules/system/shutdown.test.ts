@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEvent } from '../../db/schema.ts';
-import type { SandboxGateway } from '../payments/sandbox-gateway.ts';
+import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
 import { register } from '../../test/client.ts';
 import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';

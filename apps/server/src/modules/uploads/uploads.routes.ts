@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { uploadPolicy } from './uploads.policy.ts';
-import type { Storage } from '../../plugins/storage.ts';
+import type { Storage } from '../../adapters/storage.ts';
 import { MAX_UPLOAD_BYTES } from './image-processing.ts';
 import { storeUpload, type UploadQuota } from './uploads.service.ts';
 

@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { listing, upload, user, type ListingImage } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { MEDIA_PREFIX, type Storage } from '../../plugins/storage.ts';
+import { MEDIA_PREFIX, type Storage } from '../../adapters/storage.ts';
 import { processUpload } from './image-processing.ts';
 
 export interface UploadQuota {

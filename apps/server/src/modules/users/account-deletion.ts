@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { account, booking, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
-import type { Mailer } from '../../plugins/mail.ts';
+import type { Mailer } from '../../adapters/mail.ts';
 import { cancelBookingsOfBuyer, notifyClosed, removeCarsOfSeller } from '../listings/lifecycle.ts';
 import { closeConversationsOf } from '../messages/conversation-news.ts';
 import type { LiveHub } from '../messages/live.ts';

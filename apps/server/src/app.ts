@@ -9,7 +9,7 @@ import Fastify, {
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { seedDatabase } from './db/seed/seed.ts';
+import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
 import { resolveAuthSecret } from './lib/secret.ts';

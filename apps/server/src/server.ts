@@ -1,7 +1,7 @@
 import { warmGazetteer } from './modules/places/gazetteer.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { demoAccountsPresent } from './db/seed/seed.ts';
+import { demoAccountsPresent } from './seed/seed.ts';
 
 async function main() {
   const config = loadConfig();

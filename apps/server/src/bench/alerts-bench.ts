@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { openDatabase, queryRows } from '../db/client.ts';
 import { scryptPasswords } from '../modules/auth/passwords.ts';
-import { seedDatabase } from '../db/seed/seed.ts';
+import { seedDatabase } from '../seed/seed.ts';
 import { createMailer } from '../adapters/mail.ts';
 import { matchNewCars, sendInstantAlerts, type AlertDeps } from '../modules/saved/alerts.ts';
 import { deliverQueuedMail } from '../modules/mail/mail-queue.ts';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { seedDatabase } from '../db/seed/seed.ts';
+import { seedDatabase } from '../seed/seed.ts';
 import { scryptPasswords, type PasswordHashing } from '../modules/auth/passwords.ts';
 import { createLocalStorage } from '../adapters/storage.ts';
 

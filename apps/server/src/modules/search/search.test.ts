@@ -7,7 +7,7 @@ import {
   type SearchSort,
 } from '@carmarket/shared';
 import { category, listing, user } from '../../db/schema.ts';
-import { wideDemoCatalogue } from '../../db/seed/catalogue.ts';
+import { wideDemoCatalogue } from '../../seed/catalogue.ts';
 import { errorOf, signInAs, type TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { placeById, searchPlaces } from '../places/gazetteer.ts';

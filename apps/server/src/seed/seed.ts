@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inArray, isNull, and, sql } from 'drizzle-orm';
 import type { Role } from '@carmarket/shared';
-import { MEDIA_PREFIX, type Storage } from '../../adapters/storage.ts';
-import type { Db } from '../client.ts';
-import { account, category, listing, upload, user, type ListingImage } from '../schema.ts';
+import { MEDIA_PREFIX, type Storage } from '../adapters/storage.ts';
+import type { Db } from '../db/client.ts';
+import { account, category, listing, upload, user, type ListingImage } from '../db/schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
-import type { PasswordHashing } from '../../modules/auth/passwords.ts';
-import { searchPlaces } from '../../modules/places/gazetteer.ts';
+import type { PasswordHashing } from '../modules/auth/passwords.ts';
+import { searchPlaces } from '../modules/places/gazetteer.ts';
 import { SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
 import { wideDemoCatalogue } from './catalogue.ts';
 

@@ -1,7 +1,7 @@
 import type { ListingDetail, ListingStatus } from '@carmarket/shared';
 import { Link, useParams } from 'react-router';
 
-import { LoadError } from '../../components/ui/load-error';
+import { PageState } from '../../components/ui/page-state';
 import { LazyRemoveCarButton } from '../../features/admin/components/lazy-remove-car-button';
 import { RequireAuth } from '../../features/auth/components/require-auth';
 import { BookButton } from '../../features/bookings/components/book-button';
@@ -107,7 +107,8 @@ function ListingView({ listing }: { listing: ListingDetail }) {
 
 function ListingPage() {
   const { id = '' } = useParams();
-  const { data, error, isPending, isError, refetch, isFetching } = useListing(id);
+  const listing = useListing(id);
+  const { data, error, isError } = listing;
   usePage({ title: data?.name ?? 'Car' });
 
   if (isError && error instanceof ApiError && (error.status === 404 || error.status === 400)) {
@@ -123,23 +124,14 @@ function ListingPage() {
         ← {data ? `Back to ${data.categoryName}` : 'All categories'}
       </Link>
       <div className="mt-6">
-        {isPending ? (
-          <>
-            <p role="status" className="sr-only">
-              Loading the car…
-            </p>
-            <ListingSkeleton />
-          </>
-        ) : isError ? (
-          <LoadError
-            what="this car"
-            error={error}
-            retrying={isFetching}
-            onRetry={() => void refetch()}
-          />
-        ) : (
-          <ListingView listing={data} />
-        )}
+        <PageState
+          query={listing}
+          loading="Loading the car…"
+          skeleton={<ListingSkeleton />}
+          what="this car"
+        >
+          {(loaded) => <ListingView listing={loaded} />}
+        </PageState>
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import type { DeviceSession } from '@carmarket/shared';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { toast } from '../../../lib/toast';
@@ -53,11 +53,11 @@ function Device({
 
 /** Where the person is signed in; any other device can be signed out, one or all at once. */
 export function DevicesSection() {
-  const { data, error, isPending, isError, refetch, isFetching } = useDevices();
+  const devices = useDevices();
   const signOutOne = useSignOutDevice();
   const signOutOthers = useSignOutOtherDevices();
   const busy = signOutOne.isPending || signOutOthers.isPending;
-  const others = data?.filter((device) => !device.current).length ?? 0;
+  const others = devices.data?.filter((device) => !device.current).length ?? 0;
 
   function handleSignOut(device: DeviceSession) {
     signOutOne.mutate(device.id, {
@@ -73,47 +73,35 @@ export function DevicesSection() {
     });
   }
 
-  let body;
-  if (isPending) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your devices…
-        </p>
-        <div aria-hidden="true" className="h-24 animate-pulse rounded-box bg-base-200" />
-      </>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="your devices"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else {
-    body = (
-      <>
-        <ul className="divide-y divide-base-300" aria-label="Signed-in devices">
-          {data.map((device) => (
-            <Device key={device.id} device={device} onSignOut={handleSignOut} busy={busy} />
-          ))}
-        </ul>
-        {others > 0 && (
-          <button
-            type="button"
-            className="button button-outline mt-4"
-            onClick={handleSignOutOthers}
-            disabled={busy}
-            aria-busy={signOutOthers.isPending || undefined}
-          >
-            {signOutOthers.isPending ? 'Signing out…' : 'Sign out everywhere else'}
-          </button>
-        )}
-      </>
-    );
-  }
+  const body = (
+    <PageState
+      query={devices}
+      loading="Loading your devices…"
+      skeleton={<div aria-hidden="true" className="h-24 animate-pulse rounded-box bg-base-200" />}
+      what="your devices"
+    >
+      {(data) => (
+        <>
+          <ul className="divide-y divide-base-300" aria-label="Signed-in devices">
+            {data.map((device) => (
+              <Device key={device.id} device={device} onSignOut={handleSignOut} busy={busy} />
+            ))}
+          </ul>
+          {others > 0 && (
+            <button
+              type="button"
+              className="button button-outline mt-4"
+              onClick={handleSignOutOthers}
+              disabled={busy}
+              aria-busy={signOutOthers.isPending || undefined}
+            >
+              {signOutOthers.isPending ? 'Signing out…' : 'Sign out everywhere else'}
+            </button>
+          )}
+        </>
+      )}
+    </PageState>
+  );
 
   return (
     <SettingsSection

@@ -1,7 +1,7 @@
 import { ADMIN_PAGE_SIZE, type AdminUser } from '@carmarket/shared';
 import { useEffect, useId, useRef, useState } from 'react';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { usePage } from '../../../lib/page';
 import { toast } from '../../../lib/toast';
@@ -86,11 +86,8 @@ function UsersPage({ role }: { role: UserRoleFilter }) {
     }
   }, [page]);
 
-  const { data, error, isPending, isError, isFetching, isPlaceholderData, refetch } = useUsers({
-    role,
-    q,
-    page,
-  });
+  const users = useUsers({ role, q, page });
+  const { data, isPending, isFetching, isPlaceholderData } = users;
   const verify = useVerifyUser();
 
   // Past the last page (e.g. after deleting its only user): show the last page instead.
@@ -184,48 +181,51 @@ function UsersPage({ role }: { role: UserRoleFilter }) {
       </p>
 
       <div className="mt-3">
-        {isPending ? (
-          <div className="grid gap-2" aria-hidden="true">
-            {[0, 1, 2, 3, 4].map((index) => (
-              <div key={index} className="h-12 animate-pulse rounded-box bg-base-200" />
-            ))}
-          </div>
-        ) : isError ? (
-          <LoadError
-            what={`the ${noun}`}
-            error={error}
-            retrying={isFetching}
-            onRetry={() => void refetch()}
-          />
-        ) : data.users.length === 0 ? (
-          <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-            <p className="font-semibold">{summary}</p>
-            {q && (
-              <button
-                type="button"
-                className="button button-outline button-sm mt-4"
-                onClick={() => setSearch('')}
-              >
-                Clear the search
-              </button>
-            )}
-          </div>
-        ) : (
-          <div className={isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-            <UsersTable
-              users={data.users}
-              onVerify={handleVerify}
-              onDelete={setDeleting}
-              verifyingId={verify.isPending ? (verify.variables ?? null) : null}
+        <PageState
+          query={users}
+          skeleton={
+            <div className="grid gap-2" aria-hidden="true">
+              {[0, 1, 2, 3, 4].map((index) => (
+                <div key={index} className="h-12 animate-pulse rounded-box bg-base-200" />
+              ))}
+            </div>
+          }
+          what={`the ${noun}`}
+          isEmpty={(loaded) => loaded.users.length === 0}
+          empty={
+            <EmptyState
+              title={summary}
+              action={
+                q && (
+                  <button
+                    type="button"
+                    className="button button-outline button-sm"
+                    onClick={() => setSearch('')}
+                  >
+                    Clear the search
+                  </button>
+                )
+              }
             />
-            <UserCards
-              users={data.users}
-              onVerify={handleVerify}
-              onDelete={setDeleting}
-              verifyingId={verify.isPending ? (verify.variables ?? null) : null}
-            />
-          </div>
-        )}
+          }
+        >
+          {(loaded) => (
+            <div className={isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+              <UsersTable
+                users={loaded.users}
+                onVerify={handleVerify}
+                onDelete={setDeleting}
+                verifyingId={verify.isPending ? (verify.variables ?? null) : null}
+              />
+              <UserCards
+                users={loaded.users}
+                onVerify={handleVerify}
+                onDelete={setDeleting}
+                verifyingId={verify.isPending ? (verify.variables ?? null) : null}
+              />
+            </div>
+          )}
+        </PageState>
       </div>
 
       {data && (

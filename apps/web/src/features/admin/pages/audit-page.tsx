@@ -1,6 +1,6 @@
 import { formatMoney, type AuditEntry } from '@carmarket/shared';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { formatDateTime } from '../../../lib/format-date';
 import { usePage } from '../../../lib/page';
 import { useAuditLog } from '../api/audit';
@@ -72,7 +72,7 @@ function Who({ entry }: { entry: AuditEntry }) {
 /** Audit log (`/dashboard/audit`): who did what to whom, and when; newest first. */
 export function AuditPage() {
   usePage({ title: 'Audit log' });
-  const { data, error, isPending, isError, refetch, isFetching } = useAuditLog();
+  const auditLog = useAuditLog();
 
   return (
     <section aria-labelledby="audit-title">
@@ -84,73 +84,69 @@ export function AuditPage() {
         The latest 100 verifications, deletions, sales and refunds, newest first.
       </p>
       <div className="mt-6">
-        {isPending ? (
-          <p role="status" className="animate-pulse text-muted">
-            Loading the audit log…
-          </p>
-        ) : isError ? (
-          <LoadError
-            what="the audit log"
-            error={error}
-            retrying={isFetching}
-            onRetry={() => void refetch()}
-          />
-        ) : data.length === 0 ? (
-          <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-            <p className="font-semibold">Nothing recorded yet</p>
-            <p className="mt-1 text-muted">
-              Verifications, deletions, sales and refunds will show here.
-            </p>
-          </div>
-        ) : (
-          <>
-            <div className="hidden overflow-x-auto rounded-box border border-base-300 [contain:inline-size] sm:block">
-              <table className="table [&_thead]:text-muted">
-                <caption className="sr-only">Audit log, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Whom</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((entry) => {
-                    const { what, whom } = describeEntry(entry);
-                    return (
-                      <tr key={entry._id} data-testid="audit-row">
-                        <td className="whitespace-nowrap">
-                          <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
-                        </td>
-                        <td>
-                          <Who entry={entry} />
-                        </td>
-                        <td>{what}</td>
-                        <td className="break-all">{whom}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            <ul className="grid gap-3 sm:hidden">
-              {data.map((entry) => {
-                const { what, whom } = describeEntry(entry);
-                return (
-                  <li key={entry._id} className="rounded-box border border-base-300 p-4">
-                    <p className="font-semibold">{what}</p>
-                    <p className="text-sm break-all">{whom}</p>
-                    <p className="mt-2 text-sm text-muted">
-                      By {entry.actor ? entry.actor.name : 'CarMarket (automatic)'} ·{' '}
-                      <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
-                    </p>
-                  </li>
-                );
-              })}
-            </ul>
-          </>
-        )}
+        <PageState
+          query={auditLog}
+          loading="Loading the audit log…"
+          what="the audit log"
+          empty={
+            <EmptyState
+              title="Nothing recorded yet"
+              description="Verifications, deletions, sales and refunds will show here."
+            />
+          }
+        >
+          {(data) => (
+            <>
+              <div className="hidden overflow-x-auto rounded-box border border-base-300 [contain:inline-size] sm:block">
+                <table className="table [&_thead]:text-muted">
+                  <caption className="sr-only">Audit log, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Who</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Whom</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.map((entry) => {
+                      const { what, whom } = describeEntry(entry);
+                      return (
+                        <tr key={entry._id} data-testid="audit-row">
+                          <td className="whitespace-nowrap">
+                            <time dateTime={entry.createdAt}>
+                              {formatDateTime(entry.createdAt)}
+                            </time>
+                          </td>
+                          <td>
+                            <Who entry={entry} />
+                          </td>
+                          <td>{what}</td>
+                          <td className="break-all">{whom}</td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+              <ul className="grid gap-3 sm:hidden">
+                {data.map((entry) => {
+                  const { what, whom } = describeEntry(entry);
+                  return (
+                    <li key={entry._id} className="rounded-box border border-base-300 p-4">
+                      <p className="font-semibold">{what}</p>
+                      <p className="text-sm break-all">{whom}</p>
+                      <p className="mt-2 text-sm text-muted">
+                        By {entry.actor ? entry.actor.name : 'CarMarket (automatic)'} ·{' '}
+                        <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                      </p>
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          )}
+        </PageState>
       </div>
     </section>
   );

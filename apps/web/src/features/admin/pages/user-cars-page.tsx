@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { formatDate } from '../../../lib/format-date';
 import { usePage } from '../../../lib/page';
 import { ListingStatusBadge } from '../../seller';
@@ -76,43 +76,29 @@ function CarCard({ car, onRemove }: { car: MyListing; onRemove: (car: MyListing)
  * too, newest first; an admin removes a car here with a reason the seller is mailed.
  */
 export function UserCarsPage({ id }: { id: string }) {
-  const { data, error, isPending, isError, refetch, isFetching } = useUserCars(id);
+  const userCars = useUserCars(id);
   const [removing, setRemoving] = useState<MyListing | null>(null);
   const queryClient = useQueryClient();
-  const name = data?.user.name;
+  const name = userCars.data?.user.name;
   usePage({ title: name ? `Cars of ${name}` : 'Cars of a user' });
 
-  let body;
-  if (isPending) {
-    body = (
-      <p role="status" className="animate-pulse text-muted">
-        Loading the cars…
-      </p>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="these cars"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.listings.length === 0) {
-    body = (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-        <p className="font-semibold">{data.user.name} has no cars on CarMarket</p>
-      </div>
-    );
-  } else {
-    body = (
-      <ul className="grid gap-4 md:grid-cols-2" aria-label={`Cars of ${data.user.name}`}>
-        {data.listings.map((car) => (
-          <CarCard key={car._id} car={car} onRemove={setRemoving} />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <PageState
+      query={userCars}
+      loading="Loading the cars…"
+      what="these cars"
+      isEmpty={(data) => data.listings.length === 0}
+      empty={(data) => <EmptyState title={`${data.user.name} has no cars on CarMarket`} />}
+    >
+      {(data) => (
+        <ul className="grid gap-4 md:grid-cols-2" aria-label={`Cars of ${data.user.name}`}>
+          {data.listings.map((car) => (
+            <CarCard key={car._id} car={car} onRemove={setRemoving} />
+          ))}
+        </ul>
+      )}
+    </PageState>
+  );
 
   return (
     <section aria-labelledby="user-cars-title">
@@ -123,10 +109,10 @@ export function UserCarsPage({ id }: { id: string }) {
       <h1 id="user-cars-title" className="mt-2 text-3xl font-extrabold tracking-tight break-words">
         {name ? `Cars of ${name}` : 'Cars'}
       </h1>
-      {data && (
+      {userCars.data && (
         <p className="mt-3 max-w-2xl leading-7 break-words text-muted">
-          {data.user.email}: every car they listed, newest first, removed ones too. Removing a car
-          takes it off the site and mails the seller your reason.
+          {userCars.data.user.email}: every car they listed, newest first, removed ones too.
+          Removing a car takes it off the site and mails the seller your reason.
         </p>
       )}
       <div className="mt-6">{body}</div>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSession } from '../../auth';
@@ -269,48 +269,35 @@ function CancelBookingDialog({
 export function MyOrdersPage() {
   const { user } = useSession();
   const email = user?.email ?? '';
-  const { data, error, isPending, isError, refetch, isFetching } = useMyBookings(email);
+  const bookings = useMyBookings(email);
   const [cancelling, setCancelling] = useState<Booking | null>(null);
 
-  let body;
-  if (isPending) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your bookings…
-        </p>
-        <OrdersSkeleton />
-      </>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="your bookings"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.length === 0) {
-    body = (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-        <p className="text-lg font-semibold">You have not booked a car yet</p>
-        <p className="mt-1 text-muted">
-          Find one you like in a category and book it; it will show up here.
-        </p>
-        <Link to="/#categories" className="button button-primary mt-5">
-          Browse cars
-        </Link>
-      </div>
-    );
-  } else {
-    body = (
-      <div className="@container">
-        <OrdersTable bookings={data} onCancel={setCancelling} />
-        <OrdersCards bookings={data} onCancel={setCancelling} />
-      </div>
-    );
-  }
+  const body = (
+    <PageState
+      query={bookings}
+      loading="Loading your bookings…"
+      skeleton={<OrdersSkeleton />}
+      what="your bookings"
+      empty={
+        <EmptyState
+          title="You have not booked a car yet"
+          description="Find one you like in a category and book it; it will show up here."
+          action={
+            <Link to="/#categories" className="button button-primary">
+              Browse cars
+            </Link>
+          }
+        />
+      }
+    >
+      {(data) => (
+        <div className="@container">
+          <OrdersTable bookings={data} onCancel={setCancelling} />
+          <OrdersCards bookings={data} onCancel={setCancelling} />
+        </div>
+      )}
+    </PageState>
+  );
 
   return (
     <div className="max-w-5xl">

@@ -2,7 +2,7 @@ import { formatMoney, type Receipt } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { PageState } from '../../../components/ui/page-state';
 import { siteName } from '../../../config/site';
 import { ApiError } from '../../../lib/api-client';
 import { useReceipt } from '../api/get-receipt';
@@ -75,42 +75,37 @@ function ReceiptView({ receipt }: { receipt: Receipt }) {
 
 /** The receipt of a paid booking (`/dashboard/receipt/:id`), for the buyer who paid; prints alone. */
 export function ReceiptPage({ bookingId }: { bookingId: string }) {
-  const { data, error, isPending, isError, isFetching, refetch } = useReceipt(bookingId);
+  const receipt = useReceipt(bookingId);
+  const { data } = receipt;
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your receipt…
-        </p>
+  const body = (
+    <PageState
+      query={receipt}
+      loading="Loading your receipt…"
+      skeleton={
         <div className="mt-6 h-96 animate-pulse rounded-box bg-base-200" aria-hidden="true" />
-      </>
-    );
-  } else if (isError) {
-    const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
-    body = missing ? (
-      <div className="mt-6 rounded-box border border-base-300 bg-base-200 p-6">
-        <h1 className="text-2xl font-bold">We could not find this receipt</h1>
-        <p className="mt-2 leading-7 text-muted">
-          A receipt shows once a booking is paid, to the buyer who paid. Your bookings, with a
-          receipt for each one you paid, are in My Orders.
-        </p>
-      </div>
-    ) : (
-      <div className="mt-6">
-        <h1 className="sr-only">Receipt</h1>
-        <LoadError
-          what="your receipt"
-          error={error}
-          retrying={isFetching}
-          onRetry={() => void refetch()}
-        />
-      </div>
-    );
-  } else {
-    body = <ReceiptView receipt={data} />;
-  }
+      }
+      what="your receipt"
+      renderError={(error, loadError) =>
+        error instanceof ApiError && (error.status === 404 || error.status === 400) ? (
+          <div className="mt-6 rounded-box border border-base-300 bg-base-200 p-6">
+            <h1 className="text-2xl font-bold">We could not find this receipt</h1>
+            <p className="mt-2 leading-7 text-muted">
+              A receipt shows once a booking is paid, to the buyer who paid. Your bookings, with a
+              receipt for each one you paid, are in My Orders.
+            </p>
+          </div>
+        ) : (
+          <div className="mt-6">
+            <h1 className="sr-only">Receipt</h1>
+            {loadError}
+          </div>
+        )
+      }
+    >
+      {(loaded) => <ReceiptView receipt={loaded} />}
+    </PageState>
+  );
 
   return (
     <div className="max-w-3xl">

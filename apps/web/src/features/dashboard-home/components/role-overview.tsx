@@ -2,7 +2,7 @@ import { formatMoney, type Stats } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { PageState } from '../../../components/ui/page-state';
 import { useStats } from '../api/get-stats';
 import { BarChart, type Bar } from './bar-chart';
 import { SalesChart } from './sales-chart';
@@ -150,50 +150,46 @@ function AdminOverview({ stats }: { stats: Stats }) {
  * seller's cars, bookings and sales, and for admins the whole marketplace.
  */
 export function RoleOverview() {
-  const { data, error, isPending, isError, refetch, isFetching } = useStats();
-
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <div aria-hidden="true" className="grid gap-4">
-        <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-          {[0, 1, 2, 3].map((index) => (
-            <div key={index} className="h-28 animate-pulse rounded-box bg-base-200" />
-          ))}
-        </div>
-        <div className="h-64 animate-pulse rounded-box bg-base-200" />
-      </div>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="your overview"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.role === 'admin') {
-    body = <AdminOverview stats={data} />;
-  } else if (data.role === 'Seller') {
-    body = <SellerOverview stats={data} />;
-  } else if (data.role === 'Buyer') {
-    body = <BuyerOverview stats={data} />;
-  } else {
-    return null;
-  }
+  const stats = useStats();
+  // An account with no role yet has no overview: nothing shows, not even the heading.
+  if (stats.data?.role === null) return null;
 
   return (
-    <section aria-labelledby="overview-title" aria-busy={isPending || undefined} className="mt-10">
+    <section
+      aria-labelledby="overview-title"
+      aria-busy={stats.isPending || undefined}
+      className="mt-10"
+    >
       <h2 id="overview-title" className="text-2xl font-bold tracking-tight">
         Overview
       </h2>
-      {isPending && (
-        <p role="status" className="sr-only">
-          Loading your overview…
-        </p>
-      )}
-      <div className="mt-4 grid gap-4">{body}</div>
+      <div className="mt-4 grid gap-4">
+        <PageState
+          query={stats}
+          loading="Loading your overview…"
+          skeleton={
+            <div aria-hidden="true" className="grid gap-4">
+              <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+                {[0, 1, 2, 3].map((index) => (
+                  <div key={index} className="h-28 animate-pulse rounded-box bg-base-200" />
+                ))}
+              </div>
+              <div className="h-64 animate-pulse rounded-box bg-base-200" />
+            </div>
+          }
+          what="your overview"
+        >
+          {(data) =>
+            data.role === 'admin' ? (
+              <AdminOverview stats={data} />
+            ) : data.role === 'Seller' ? (
+              <SellerOverview stats={data} />
+            ) : (
+              <BuyerOverview stats={data} />
+            )
+          }
+        </PageState>
+      </div>
     </section>
   );
 }

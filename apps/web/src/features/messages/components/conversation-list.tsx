@@ -2,7 +2,7 @@ import type { Conversation } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { PageState } from '../../../components/ui/page-state';
 import { useConversations } from '../api/get-conversations';
 import { shortWhen } from '../format';
 
@@ -94,61 +94,43 @@ export function ConversationList({
   /** What to say when there is none yet (it differs for buyers and sellers). */
   empty: ReactNode;
 }) {
-  const {
-    data,
-    error,
-    isPending,
-    isError,
-    refetch,
-    isFetching,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useConversations();
+  const list = useConversations();
+  const { hasNextPage, fetchNextPage, isFetchingNextPage } = list;
 
-  if (isPending) {
-    return (
-      <>
-        <p role="status" className="sr-only">
-          Loading your conversations…
-        </p>
-        <ListSkeleton />
-      </>
-    );
-  }
-  if (isError) {
-    return (
-      <LoadError
-        what="your conversations"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  }
-  const conversations = data.pages.flatMap((page) => page.items);
-  if (conversations.length === 0) return <>{empty}</>;
   return (
-    <>
-      <ul className="grid grid-cols-1 gap-1" aria-label="Conversations, newest first">
-        {conversations.map((conversation) => (
-          <ConversationItem
-            key={conversation._id}
-            conversation={conversation}
-            selected={conversation._id === selectedId}
-          />
-        ))}
-      </ul>
-      {hasNextPage && (
-        <button
-          type="button"
-          className="button button-outline button-sm mt-3 w-full"
-          disabled={isFetchingNextPage}
-          onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? 'Loading older conversations…' : 'Show older conversations'}
-        </button>
+    <PageState
+      query={list}
+      loading="Loading your conversations…"
+      skeleton={<ListSkeleton />}
+      what="your conversations"
+      isEmpty={(data) => data.pages.every((page) => page.items.length === 0)}
+      empty={empty}
+    >
+      {(data) => (
+        <>
+          <ul className="grid grid-cols-1 gap-1" aria-label="Conversations, newest first">
+            {data.pages
+              .flatMap((page) => page.items)
+              .map((conversation) => (
+                <ConversationItem
+                  key={conversation._id}
+                  conversation={conversation}
+                  selected={conversation._id === selectedId}
+                />
+              ))}
+          </ul>
+          {hasNextPage && (
+            <button
+              type="button"
+              className="button button-outline button-sm mt-3 w-full"
+              disabled={isFetchingNextPage}
+              onClick={() => void fetchNextPage()}
+            >
+              {isFetchingNextPage ? 'Loading older conversations…' : 'Show older conversations'}
+            </button>
+          )}
+        </>
       )}
-    </>
+    </PageState>
   );
 }

@@ -8,6 +8,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 're
 import { Link } from 'react-router';
 
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadingStatus, PageState } from '../../../components/ui/page-state';
 import { useConversation } from '../api/get-conversation';
 import { messagesOf, useThread } from '../api/get-messages';
 import { useMarkRead } from '../api/mark-read';
@@ -165,10 +166,7 @@ function Messages({ conversation }: { conversation: Conversation }) {
   if (thread.isPending) {
     return (
       <div className="flex-1">
-        <p role="status" className="sr-only">
-          Loading the messages…
-        </p>
-        <ThreadSkeleton />
+        <LoadingStatus skeleton={<ThreadSkeleton />}>Loading the messages…</LoadingStatus>
       </div>
     );
   }
@@ -328,69 +326,52 @@ function useFitsTheScreen(element: HTMLElement | null, id: string, composer: boo
 
 /** One conversation: its car, its messages (live), and the composer while it is open. */
 export function ThreadView({ id }: { id: string }) {
-  const {
-    data: conversation,
-    error,
-    isPending,
-    isError,
-    refetch,
-    isFetching,
-  } = useConversation(id);
+  const query = useConversation(id);
+  const conversation = query.data;
   useMarkReadWhileShown(conversation);
   // A state, not a ref: the section is drawn anew after a loading error, and measured again.
   const [section, setSection] = useState<HTMLElement | null>(null);
   const closed = conversation ? closedReasonText(conversation) : undefined;
   useFitsTheScreen(section, id, Boolean(conversation && conversation.you !== null && !closed));
 
-  if (isPending) {
-    return (
-      <>
-        <p role="status" className="sr-only">
-          Loading the conversation…
-        </p>
-        <ThreadSkeleton />
-      </>
-    );
-  }
-  if (isError) {
-    return (
-      <LoadError
-        what="this conversation"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  }
   return (
-    <section
-      ref={setSection}
-      aria-labelledby={`thread-${id}`}
-      className="flex h-[min(44rem,calc(100dvh-9rem))] min-h-[28rem] flex-col rounded-box border border-base-300 bg-base-100"
+    <PageState
+      query={query}
+      loading="Loading the conversation…"
+      skeleton={<ThreadSkeleton />}
+      what="this conversation"
     >
-      <h2 id={`thread-${id}`} className="sr-only">
-        {conversation.otherName
-          ? `Conversation with ${conversation.otherName}`
-          : 'Reported conversation'}
-      </h2>
-      <CarCard conversation={conversation} />
-      <Messages conversation={conversation} />
-      <LiveAnnouncer conversationId={id} />
-      {conversation.you === null ? (
-        <p className="border-t border-base-300 bg-base-200 p-4 text-sm">
-          A member reported this conversation, so administrators may read it. Administrators do not
-          write in conversations.
-        </p>
-      ) : closed ? (
-        <p
-          className="border-t border-base-300 bg-base-200 p-4 font-semibold"
-          data-testid="closed-reason"
+      {(conversation) => (
+        <section
+          ref={setSection}
+          aria-labelledby={`thread-${id}`}
+          className="flex h-[min(44rem,calc(100dvh-9rem))] min-h-[28rem] flex-col rounded-box border border-base-300 bg-base-100"
         >
-          {closed}
-        </p>
-      ) : (
-        <Composer key={id} conversationId={id} />
+          <h2 id={`thread-${id}`} className="sr-only">
+            {conversation.otherName
+              ? `Conversation with ${conversation.otherName}`
+              : 'Reported conversation'}
+          </h2>
+          <CarCard conversation={conversation} />
+          <Messages conversation={conversation} />
+          <LiveAnnouncer conversationId={id} />
+          {conversation.you === null ? (
+            <p className="border-t border-base-300 bg-base-200 p-4 text-sm">
+              A member reported this conversation, so administrators may read it. Administrators do
+              not write in conversations.
+            </p>
+          ) : closed ? (
+            <p
+              className="border-t border-base-300 bg-base-200 p-4 font-semibold"
+              data-testid="closed-reason"
+            >
+              {closed}
+            </p>
+          ) : (
+            <Composer key={id} conversationId={id} />
+          )}
+        </section>
       )}
-    </section>
+    </PageState>
   );
 }

@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
 
+import { EmptyState } from '../../../components/ui/page-state';
 import { useSession } from '../../auth';
 import { ConversationList } from '../components/conversation-list';
 import { ThreadView } from '../components/thread-view';
@@ -7,19 +8,21 @@ import { useOnline } from '../use-online';
 
 function NoConversations({ seller }: { seller: boolean }) {
   return (
-    <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-6 text-center">
-      <p className="text-lg font-semibold">No conversations yet</p>
-      <p className="mx-auto mt-1 max-w-sm text-muted">
-        {seller
+    <EmptyState
+      title="No conversations yet"
+      description={
+        seller
           ? 'When buyers ask about your cars, their messages appear here.'
-          : 'Ask a seller about a car from its page (“Ask the seller”); your conversations appear here.'}
-      </p>
-      {!seller && (
-        <Link to="/cars" className="button button-primary mt-5">
-          Find a car
-        </Link>
-      )}
-    </div>
+          : 'Ask a seller about a car from its page (“Ask the seller”); your conversations appear here.'
+      }
+      action={
+        !seller && (
+          <Link to="/cars" className="button button-primary">
+            Find a car
+          </Link>
+        )
+      }
+    />
   );
 }
 

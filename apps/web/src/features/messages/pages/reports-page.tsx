@@ -1,7 +1,7 @@
 import type { ConversationReport } from '@carmarket/shared';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { toast } from '../../../lib/toast';
@@ -59,38 +59,23 @@ function ReportItem({ report }: { report: ConversationReport }) {
 
 /** `/dashboard/reports`, admins: reported conversations, open ones first. */
 export function ReportsPage() {
-  const { data, error, isPending, isError, refetch, isFetching } = useReports();
-  let body;
-  if (isPending) {
-    body = (
-      <p role="status" className="animate-pulse text-muted">
-        Loading the reports…
-      </p>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="the reports"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.length === 0) {
-    body = (
-      <p className="rounded-box border border-dashed border-base-300 bg-base-200 p-6 text-center text-muted">
-        No one has reported a conversation.
-      </p>
-    );
-  } else {
-    body = (
-      <ul className="grid gap-4" aria-label="Reports, open ones first">
-        {data.map((report) => (
-          <ReportItem key={report._id} report={report} />
-        ))}
-      </ul>
-    );
-  }
+  const reports = useReports();
+  const body = (
+    <PageState
+      query={reports}
+      loading="Loading the reports…"
+      what="the reports"
+      empty={<EmptyState description="No one has reported a conversation." />}
+    >
+      {(data) => (
+        <ul className="grid gap-4" aria-label="Reports, open ones first">
+          {data.map((report) => (
+            <ReportItem key={report._id} report={report} />
+          ))}
+        </ul>
+      )}
+    </PageState>
+  );
   return (
     <section aria-labelledby="reports-title" className="max-w-4xl">
       <p className="section-eyebrow">Administration</p>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 
 import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadingStatus, PageState } from '../../../components/ui/page-state';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatTime } from '../../../lib/format-date';
 import { useSession } from '../../auth';
@@ -215,14 +216,7 @@ function PayForBooking({
 
   let body: ReactNode;
   if (config.isPending || (intent.isPending && intent.isFetching)) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Preparing the payment…
-        </p>
-        <FormSkeleton />
-      </>
-    );
+    body = <LoadingStatus skeleton={<FormSkeleton />}>Preparing the payment…</LoadingStatus>;
   } else if (config.isError) {
     body = (
       <LoadError
@@ -340,37 +334,8 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
     }
   }
 
-  let content: ReactNode;
-  if (booking.isPending) {
-    content = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your booking…
-        </p>
-        <div className="h-64 animate-pulse rounded-box bg-base-200" aria-hidden="true" />
-      </>
-    );
-  } else if (booking.isError) {
-    // Not there, or not this person's to see: asking again cannot change it (decision 008).
-    const missing =
-      booking.error instanceof ApiError &&
-      booking.error.status >= 400 &&
-      booking.error.status < 500;
-    content = missing ? (
-      <Notice title="We could not find this booking">
-        It may have been removed, the link may be mistyped, or it may belong to another account.
-        Your own bookings are in My Orders.
-      </Notice>
-    ) : (
-      <LoadError
-        what="your booking"
-        error={booking.error}
-        retrying={booking.isFetching}
-        onRetry={() => void booking.refetch()}
-      />
-    );
-  } else {
-    const data = booking.data;
+  /** The booking, and what its buyer can do about it now. */
+  function bookingContent(data: Booking): ReactNode {
     let action: ReactNode;
     if (receipt) {
       action = (
@@ -444,7 +409,7 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
     } else {
       action = <PayForBooking booking={data} onPaid={handlePaid} />;
     }
-    content = (
+    return (
       <div className="grid items-start gap-6 xl:grid-cols-5">
         <div className="xl:order-last xl:col-span-2">
           <BookingSummary booking={data} />
@@ -453,6 +418,28 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
       </div>
     );
   }
+
+  const content = (
+    <PageState
+      query={booking}
+      loading="Loading your booking…"
+      skeleton={<div className="h-64 animate-pulse rounded-box bg-base-200" aria-hidden="true" />}
+      what="your booking"
+      renderError={(error, loadError) =>
+        // Not there, or not this person's to see: asking again cannot change it (decision 008).
+        error instanceof ApiError && error.status >= 400 && error.status < 500 ? (
+          <Notice title="We could not find this booking">
+            It may have been removed, the link may be mistyped, or it may belong to another account.
+            Your own bookings are in My Orders.
+          </Notice>
+        ) : (
+          loadError
+        )
+      }
+    >
+      {bookingContent}
+    </PageState>
+  );
 
   return (
     <div className="max-w-5xl">

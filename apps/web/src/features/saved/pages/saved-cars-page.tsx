@@ -2,7 +2,7 @@ import type { SavedCar } from '@carmarket/shared';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { toast } from '../../../lib/toast';
 import { useSavedCars } from '../api/get-saved-cars';
 import { useSetCarSaved } from '../api/set-car-saved';
@@ -12,23 +12,22 @@ import { UnconfirmedMailNotice } from '../components/unconfirmed-mail-notice';
 
 function NoSavedCars() {
   return (
-    <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-      <HeartIcon filled={false} className="mx-auto size-8 text-primary" />
-      <p className="mt-3 text-lg font-semibold">You have not saved a car yet</p>
-      <p className="mx-auto mt-1 max-w-md text-muted">
-        Press the heart on a car to keep it here. We email you when a saved car’s price drops or it
-        is sold.
-      </p>
-      <Link to="/cars" className="button button-primary mt-5">
-        Find a car
-      </Link>
-    </div>
+    <EmptyState
+      icon={<HeartIcon filled={false} className="mx-auto size-8 text-primary" />}
+      title="You have not saved a car yet"
+      description="Press the heart on a car to keep it here. We email you when a saved car’s price drops or it is sold."
+      action={
+        <Link to="/cars" className="button button-primary">
+          Find a car
+        </Link>
+      }
+    />
   );
 }
 
 /** `/dashboard/saved`, Buyer: the cars saved with the heart, as they are now, with Remove. */
 export function SavedCarsPage() {
-  const { data, error, isPending, isError, refetch, isFetching } = useSavedCars();
+  const savedCars = useSavedCars();
   // Here rather than in each row: a removed row goes at once, and its Undo must still work.
   const setSaved = useSetCarSaved();
   const list = useRef<HTMLUListElement>(null);
@@ -45,36 +44,23 @@ export function SavedCarsPage() {
     setSaved.mutate({ car: saved.car, saved: false });
   }
 
-  let body;
-  if (isPending) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your saved cars…
-        </p>
-        <SavedCarsSkeleton />
-      </>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="your saved cars"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.length === 0) {
-    body = <NoSavedCars />;
-  } else {
-    body = (
-      <ul ref={list} className="grid gap-4" aria-label="Your saved cars, the latest saved first">
-        {data.map((saved) => (
-          <SavedCarItem key={saved.listingId} saved={saved} onRemove={handleRemove} />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <PageState
+      query={savedCars}
+      loading="Loading your saved cars…"
+      skeleton={<SavedCarsSkeleton />}
+      what="your saved cars"
+      empty={<NoSavedCars />}
+    >
+      {(data) => (
+        <ul ref={list} className="grid gap-4" aria-label="Your saved cars, the latest saved first">
+          {data.map((saved) => (
+            <SavedCarItem key={saved.listingId} saved={saved} onRemove={handleRemove} />
+          ))}
+        </ul>
+      )}
+    </PageState>
+  );
 
   return (
     <div className="max-w-4xl">

@@ -2,7 +2,7 @@ import type { SavedSearch } from '@carmarket/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { toast } from '../../../lib/toast';
 import { useSavedSearches } from '../api/get-saved-searches';
 import { DeleteSearchDialog } from '../components/delete-search-dialog';
@@ -12,22 +12,26 @@ import { UnconfirmedMailNotice } from '../components/unconfirmed-mail-notice';
 
 function NoSavedSearches() {
   return (
-    <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-      <p className="text-lg font-semibold">You have no saved searches yet</p>
-      <p className="mx-auto mt-1 max-w-md text-muted">
-        Choose filters on Find a car and press <strong>Save this search</strong>. We count the new
-        cars that match it, and can email you about them.
-      </p>
-      <Link to="/cars" className="button button-primary mt-5">
-        Find a car
-      </Link>
-    </div>
+    <EmptyState
+      title="You have no saved searches yet"
+      description={
+        <>
+          Choose filters on Find a car and press <strong>Save this search</strong>. We count the new
+          cars that match it, and can email you about them.
+        </>
+      }
+      action={
+        <Link to="/cars" className="button button-primary">
+          Find a car
+        </Link>
+      }
+    />
   );
 }
 
 /** `/dashboard/searches`, Buyer: saved searches with their new cars, alerts, Open, Rename, Delete. */
 export function SavedSearchesPage() {
-  const { data, error, isPending, isError, refetch, isFetching } = useSavedSearches();
+  const searches = useSavedSearches();
   const [renaming, setRenaming] = useState<SavedSearch | null>(null);
   const [deleting, setDeleting] = useState<SavedSearch | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -40,41 +44,28 @@ export function SavedSearchesPage() {
     if (deletions > 0) heading.current?.focus();
   }, [deletions]);
 
-  let body;
-  if (isPending) {
-    body = (
-      <>
-        <p role="status" className="sr-only">
-          Loading your saved searches…
-        </p>
-        <SavedSearchesSkeleton />
-      </>
-    );
-  } else if (isError) {
-    body = (
-      <LoadError
-        what="your saved searches"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (data.length === 0) {
-    body = <NoSavedSearches />;
-  } else {
-    body = (
-      <ul className="grid gap-4" aria-label="Your saved searches, newest first">
-        {data.map((search) => (
-          <SavedSearchItem
-            key={search._id}
-            search={search}
-            onRename={setRenaming}
-            onDelete={setDeleting}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <PageState
+      query={searches}
+      loading="Loading your saved searches…"
+      skeleton={<SavedSearchesSkeleton />}
+      what="your saved searches"
+      empty={<NoSavedSearches />}
+    >
+      {(data) => (
+        <ul className="grid gap-4" aria-label="Your saved searches, newest first">
+          {data.map((search) => (
+            <SavedSearchItem
+              key={search._id}
+              search={search}
+              onRename={setRenaming}
+              onDelete={setDeleting}
+            />
+          ))}
+        </ul>
+      )}
+    </PageState>
+  );
 
   return (
     <div className="max-w-4xl">

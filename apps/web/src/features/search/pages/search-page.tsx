@@ -12,7 +12,7 @@ import {
 import { useLocation } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -205,78 +205,68 @@ export function SearchPage({
     .sort((a, b) => (b.found?.total ?? -1) - (a.found?.total ?? -1));
   const best = relaxations[0];
 
-  let results;
-  if (loading && !isError) {
-    results = (
-      <>
-        <p role="status" className="sr-only">
-          Loading cars…
-        </p>
+  const results = (
+    <PageState
+      // The deferred page of cars: the skeletons stay up until the cars are drawn.
+      query={{ data: shown, error, isPending: loading && !isError, isError, isFetching, refetch }}
+      loading="Loading cars…"
+      skeleton={
         <div className={gridClass}>
           {Array.from({ length: 6 }, (_, index) => (
             <div key={index}>{skeleton}</div>
           ))}
         </div>
-      </>
-    );
-  } else if (isError) {
-    results = (
-      <LoadError
-        what="the cars"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  } else if (cars.length === 0) {
-    results = (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-        <p className="text-lg font-semibold">No cars match this search</p>
-        {chips.length > 0 ? (
-          <>
-            <p className="mt-1 text-muted" aria-live="polite">
-              {best?.found && best.found.total > 0
-                ? `Without ${best.chip.label}, ${carsText(best.found)} would match.`
-                : 'Try without one of these:'}
-            </p>
-            <ul className="mt-4 flex flex-wrap justify-center gap-2">
-              {relaxations.map(({ chip, found }) => (
-                <li key={`${chip.key}=${chip.value}`}>
-                  <button
-                    type="button"
-                    className="button button-outline button-sm"
-                    onClick={() => removeFilters((current) => removeChip(current, chip))}
-                  >
-                    Remove {chip.label}
-                    {found ? ` (${carsText(found)})` : ''}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : (
-          <p className="mt-1 text-muted">Sellers add cars all the time; come back soon.</p>
-        )}
-      </div>
-    );
-  } else {
-    results = (
-      <>
-        <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
-          {cars.slice(0, drawn).map((car, index) => (
-            <li key={car._id}>{renderCar(car, index)}</li>
-          ))}
-        </ul>
-        <LoadMore
-          shown={cars.length}
-          total={totalText.toLowerCase()}
-          hasMore={hasNextPage}
-          loading={isFetchingNextPage}
-          onMore={() => void fetchNextPage()}
-        />
-      </>
-    );
-  }
+      }
+      what="the cars"
+      isEmpty={() => cars.length === 0}
+      empty={
+        <EmptyState title="No cars match this search">
+          {chips.length > 0 ? (
+            <>
+              <p className="mt-1 text-muted" aria-live="polite">
+                {best?.found && best.found.total > 0
+                  ? `Without ${best.chip.label}, ${carsText(best.found)} would match.`
+                  : 'Try without one of these:'}
+              </p>
+              <ul className="mt-4 flex flex-wrap justify-center gap-2">
+                {relaxations.map(({ chip, found }) => (
+                  <li key={`${chip.key}=${chip.value}`}>
+                    <button
+                      type="button"
+                      className="button button-outline button-sm"
+                      onClick={() => removeFilters((current) => removeChip(current, chip))}
+                    >
+                      Remove {chip.label}
+                      {found ? ` (${carsText(found)})` : ''}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p className="mt-1 text-muted">Sellers add cars all the time; come back soon.</p>
+          )}
+        </EmptyState>
+      }
+    >
+      {() => (
+        <>
+          <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
+            {cars.slice(0, drawn).map((car, index) => (
+              <li key={car._id}>{renderCar(car, index)}</li>
+            ))}
+          </ul>
+          <LoadMore
+            shown={cars.length}
+            total={totalText.toLowerCase()}
+            hasMore={hasNextPage}
+            loading={isFetchingNextPage}
+            onMore={() => void fetchNextPage()}
+          />
+        </>
+      )}
+    </PageState>
+  );
 
   const panel = (
     <FilterPanel params={params} facets={facets} onChange={(update) => change(update)} />

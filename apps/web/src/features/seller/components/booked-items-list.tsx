@@ -1,6 +1,6 @@
 import { formatMoney, type BookedItem } from '@carmarket/shared';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { formatDate } from '../../../lib/format-date';
 import { BookingStatusBadge } from '../../bookings';
 import { useBookedItems } from '../api/booked-items';
@@ -101,39 +101,25 @@ function BookingCards({ items }: { items: BookedItem[] }) {
 
 /** Bookings of the seller's cars (the spec's "booked items"), newest first. */
 export function BookedItemsList() {
-  const { data, error, isPending, isError, refetch, isFetching } = useBookedItems();
-
-  if (isPending) {
-    return (
-      <p role="status" className="animate-pulse text-muted">
-        Loading bookings…
-      </p>
-    );
-  }
-  if (isError) {
-    return (
-      <LoadError
-        what="the bookings"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  }
-  if (data.length === 0) {
-    return (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-6 text-center">
-        <p className="font-semibold">No bookings yet</p>
-        <p className="mt-1 text-muted">
-          When a buyer books one of your cars, their contact details and meeting place show here.
-        </p>
-      </div>
-    );
-  }
+  const bookings = useBookedItems();
   return (
-    <>
-      <BookingsTable items={data} />
-      <BookingCards items={data} />
-    </>
+    <PageState
+      query={bookings}
+      loading="Loading bookings…"
+      what="the bookings"
+      empty={
+        <EmptyState
+          title="No bookings yet"
+          description="When a buyer books one of your cars, their contact details and meeting place show here."
+        />
+      }
+    >
+      {(data) => (
+        <>
+          <BookingsTable items={data} />
+          <BookingCards items={data} />
+        </>
+      )}
+    </PageState>
   );
 }

@@ -1,7 +1,7 @@
 import { formatMoney, type MyListing } from '@carmarket/shared';
 import { Link } from 'react-router';
 
-import { LoadError } from '../../../components/ui/load-error';
+import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { LoadMore } from '../../../components/ui/load-more';
 import { useMyListings } from '../api/my-listings';
 import { CarActions } from './car-actions';
@@ -175,68 +175,50 @@ function CarCards({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers
 }
 
 export function MyCars(handlers: Handlers) {
-  const {
-    data,
-    error,
-    isPending,
-    isError,
-    refetch,
-    isFetching,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-  } = useMyListings();
+  const listings = useMyListings();
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listings;
 
-  if (isPending) {
-    return (
-      <div aria-busy="true">
-        <p role="status" className="sr-only">
-          Loading your cars…
-        </p>
+  return (
+    <PageState
+      query={listings}
+      loading="Loading your cars…"
+      skeleton={
         <div className="grid gap-3" aria-hidden="true">
           {[0, 1, 2].map((index) => (
             <div key={index} className="h-20 animate-pulse rounded-box bg-base-200" />
           ))}
         </div>
-      </div>
-    );
-  }
-
-  if (isError) {
-    return (
-      <LoadError
-        what="your cars"
-        error={error}
-        retrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  }
-
-  const cars = data.pages.flatMap((page) => page.cars);
-  if (cars.length === 0) {
-    return (
-      <div className="rounded-box border border-dashed border-base-300 bg-base-200 p-8 text-center">
-        <p className="font-semibold">You have no cars on CarMarket yet</p>
-        <p className="mt-1 text-muted">Add your first car; it goes on sale at once.</p>
-        <Link to="/dashboard/add-product" className="button button-primary mt-4">
-          Add a car
-        </Link>
-      </div>
-    );
-  }
-
-  return (
-    <>
-      <CarsTable cars={cars} {...handlers} />
-      <CarCards cars={cars} {...handlers} />
-      <LoadMore
-        shown={cars.length}
-        total={new Intl.NumberFormat('en-US').format(data.pages[0]!.total)}
-        hasMore={hasNextPage}
-        loading={isFetchingNextPage}
-        onMore={() => void fetchNextPage()}
-      />
-    </>
+      }
+      what="your cars"
+      isEmpty={(data) => data.pages.every((page) => page.cars.length === 0)}
+      empty={
+        <EmptyState
+          title="You have no cars on CarMarket yet"
+          description="Add your first car; it goes on sale at once."
+          action={
+            <Link to="/dashboard/add-product" className="button button-primary">
+              Add a car
+            </Link>
+          }
+        />
+      }
+    >
+      {(data) => {
+        const cars = data.pages.flatMap((page) => page.cars);
+        return (
+          <>
+            <CarsTable cars={cars} {...handlers} />
+            <CarCards cars={cars} {...handlers} />
+            <LoadMore
+              shown={cars.length}
+              total={new Intl.NumberFormat('en-US').format(data.pages[0]!.total)}
+              hasMore={hasNextPage}
+              loading={isFetchingNextPage}
+              onMore={() => void fetchNextPage()}
+            />
+          </>
+        );
+      }}
+    </PageState>
   );
 }

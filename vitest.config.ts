@@ -17,6 +17,7 @@ export default defineConfig({
           // No database: config is parsed, and `npm start` always runs on the embedded one.
           exclude: [
             'apps/server/src/config.test.ts',
+            'apps/server/src/lib/cursor.test.ts',
             'apps/server/src/modules/system/start.test.ts',
           ],
           setupFiles: ['apps/server/src/test/setup.ts'],
@@ -32,6 +33,7 @@ export default defineConfig({
             'packages/shared/src/**/*.test.ts',
             'apps/web/src/**/*.test.ts',
             'apps/server/src/config.test.ts',
+            'apps/server/src/lib/cursor.test.ts',
             'apps/server/src/modules/system/start.test.ts',
             'scripts/config-doc.test.mjs',
           ],

@@ -54,7 +54,7 @@ import { createStripeGateway } from './adapters/stripe-gateway.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { createMemoryBus, createRedisBus, LiveHub } from './modules/messages/live.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
-import type { MessagesDeps } from './modules/messages/messages.service.ts';
+import type { MessagesDeps } from './modules/messages/message-writes.ts';
 import {
   runMessageMail,
   startMessageMailWorker,

@@ -47,6 +47,59 @@ export function tooManyRequests(
   );
 }
 
+/** At most `max` hits of `key` in a window of `windowMs`; `message` is the 429's sentence. */
+export interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
+  message: string | ((retryAfterSeconds: number) => string);
+}
+
+/** Gives back the counts an attempt took; a failure to give back only leaves them spent. */
+export type GiveBack = () => Promise<void>;
+
+export const nothingToGiveBack: GiveBack = async () => {};
+
+/**
+ * The one rate-limit primitive (sign-in, sign-up, mail, messages): counts one attempt against
+ * every limit before it is made, all at once, so parallel requests cannot all slip under a
+ * limit. When one is spent, its counts go back and the first spent limit's 429 is thrown; else
+ * it answers how to give them back (an attempt refused or failed afterwards need not count).
+ * `unavailable` words the 503 while the shared counters are away.
+ */
+export async function spend(
+  counters: CounterStore,
+  limits: Limit[],
+  options: { unavailable?: string } = {},
+): Promise<GiveBack> {
+  let states: Array<{ count: number; resetAt: number }>;
+  try {
+    states = await Promise.all(limits.map((limit) => counters.hit(limit.key, limit.windowMs)));
+  } catch (error) {
+    if (options.unavailable && error instanceof AppError && error.statusCode === 503) {
+      throw new AppError(503, 'unavailable', options.unavailable, { retryAfterSeconds: 30 });
+    }
+    throw error;
+  }
+  const giveBack: GiveBack = async () => {
+    await Promise.all(limits.map((limit) => counters.undo(limit.key))).catch(() => undefined);
+  };
+  const over = limits.findIndex((limit, index) => states[index]!.count > limit.max);
+  if (over === -1) return giveBack;
+  await giveBack();
+  throw tooManyRequests(states[over]!.resetAt, limits[over]!.message);
+}
+
+/** Runs a counted attempt; when it throws (refused or failed), the counts go back. */
+export async function orGiveBack<T>(giveBack: GiveBack, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+}
+
 /** A wait in words, for a 429's sentence: "40 seconds", "12 minutes", "9 hours". */
 export function formatWait(seconds: number): string {
   const words = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;

@@ -18,7 +18,7 @@ import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { noticePriceDrop, queueNewCar } from '../saved/tracking-events.ts';
 import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
-import { decodeCursor, keysetPage } from '../search/cursor.ts';
+import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
 
 /** Creates a car for a seller in the named category. */
@@ -154,7 +154,7 @@ export async function pageOfSellerCars(
   sellerId: string,
   page: { limit: number; cursor?: string | undefined },
 ) {
-  const after = page.cursor ? decodeCursor(page.cursor, SELLER_CARS_ORDER) : undefined;
+  const after = page.cursor ? decodeKeysetCursor(page.cursor, SELLER_CARS_ORDER) : undefined;
   const values = { sellerId, limit: page.limit + 1 };
   const [rows, [counted]] = await Promise.all([
     after

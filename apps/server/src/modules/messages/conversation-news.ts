@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { formatMoney } from '@carmarket/shared';
 import { queryRows, type Tx } from '../../db/client.ts';
 import { recordEvent, type LiveEnvelope } from './live-events.ts';
-import { addMessage, lockConversation } from './messages.service.ts';
+import { lockConversation } from './conversation-access.ts';
+import { addMessage } from './message-writes.ts';
 
 /*
  * What the rest of the server tells conversations about, inside its own transaction, so the news

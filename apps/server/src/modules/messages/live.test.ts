@@ -16,7 +16,8 @@ import { linkIn, waitForMail } from '../../test/mail.ts';
 import { demoListings } from '../../test/fixtures.ts';
 import { openStream, type SseEvent, type SseStream } from '../../test/sse.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { addMessage, lockConversation } from './messages.service.ts';
+import { lockConversation } from './conversation-access.ts';
+import { addMessage } from './message-writes.ts';
 
 const env = { ALERT_INTERVAL_MS: '3600000', MESSAGE_LIMIT_PER_MINUTE: '1000' };
 

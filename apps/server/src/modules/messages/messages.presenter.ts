@@ -10,7 +10,8 @@ import type {
 import type { SessionUser } from '../../plugins/auth.ts';
 import { messagesPolicy } from './messages.policy.ts';
 import type { LiveEvent } from './live-events.ts';
-import type { ConversationRow, MessageRow, ReportRow } from './messages.service.ts';
+import type { ConversationRow, MessageRow } from './conversation-reads.ts';
+import type { ReportRow } from './reports.service.ts';
 
 /** A message as `viewer` sees it: plain text, as written; `mine` when they sent it. */
 export function presentMessage(row: MessageRow, viewer: SessionUser): Message {

@@ -25,20 +25,16 @@ import {
   presentReport,
   presentUnread,
 } from './messages.presenter.ts';
+import { readableConversation } from './conversation-access.ts';
+import { conversationsOf, messagesPage, unreadOf } from './conversation-reads.ts';
 import {
   askAboutCar,
-  conversationsOf,
-  listReports,
   markRead,
-  messagesPage,
-  readableConversation,
-  reportConversation,
-  resolveReport,
   sendMessage,
   setBlocked,
-  unreadOf,
   type MessagesDeps,
-} from './messages.service.ts';
+} from './message-writes.ts';
+import { listReports, reportConversation, resolveReport } from './reports.service.ts';
 
 /**
  * Sending can also be refused for going too fast (429) or while the shared counters are away

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
 import { listingWithSeller } from '../listings/listings.service.ts';
 import { placeById } from '../places/gazetteer.ts';
-import { decodeCursor, keysetPage } from './cursor.ts';
+import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
 import { textQueryOf } from './spelling.ts';
 
 /** Facets are counted exactly over at most this many rows; beyond, over a sample of about it. */
@@ -231,7 +231,7 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
 
   let after: SQL | undefined;
   if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, sort);
+    const cursor = decodeKeysetCursor(query.cursor, sort);
     const key = sql`cast(${statement.bind('cursorKey', cursor.key)} as ${spec.type})`;
     const id = sql`${statement.bind('cursorId', cursor.id)}::uuid`;
     after = spec.desc

@@ -2,16 +2,15 @@ import { DeleteAccountFormSchema, holdsRole, type DeleteAccountFormInput } from 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useServerError } from '../../../lib/use-server-error';
 import { clearSignedInCache, useSignInOptions, type Session } from '../../auth';
 import { useDeleteAccount } from '../api/delete-account';
 import { SettingsSection } from './section';
@@ -50,34 +49,18 @@ function WhatHappens({ user, holdDays }: { user: Session['user']; holdDays: numb
 /** Asks for the password, then deletes. */
 function PasswordForm({ onDeleted, onCancel }: { onDeleted: () => void; onCancel: () => void }) {
   const remove = useDeleteAccount();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<DeleteAccountFormInput>({
+  const deleteForm = useApiForm<DeleteAccountFormInput>({
     resolver: zodResolver(DeleteAccountFormSchema),
     defaultValues: { password: '' },
+    fields: { password: 'password' },
+    send: (values) => remove.mutateAsync({ password: values.password }),
+    onSent: onDeleted,
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    password: 'password',
-  });
-
-  async function handleDelete(values: DeleteAccountFormInput) {
-    clearFormError();
-    try {
-      await remove.mutateAsync({ password: values.password });
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    onDeleted();
-  }
+  const { register } = deleteForm.form;
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleDelete)}>
-      <FormAlert>{formError?.message}</FormAlert>
-      <Field label="Your password" error={errors.password?.message}>
+    <ApiForm form={deleteForm}>
+      <Field label="Your password" error={deleteForm.errors.password?.message}>
         {(control) => (
           <PasswordInput
             {...control}
@@ -87,8 +70,8 @@ function PasswordForm({ onDeleted, onCancel }: { onDeleted: () => void; onCancel
           />
         )}
       </Field>
-      <DialogButtons busy={isSubmitting} onCancel={onCancel} />
-    </form>
+      <DialogButtons busy={deleteForm.isSubmitting} onCancel={onCancel} />
+    </ApiForm>
   );
 }
 

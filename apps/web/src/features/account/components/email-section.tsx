@@ -1,13 +1,10 @@
 import { ChangeEmailFormSchema, type ChangeEmailFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
-import { SubmitButton } from '../../../components/ui/submit-button';
-import { useServerError } from '../../../lib/use-server-error';
 import type { Session } from '../../auth';
 import { useChangeEmail } from '../api/change-email';
 import { SettingsSection } from './section';
@@ -26,42 +23,29 @@ export function EmailSection({
 }) {
   const change = useChangeEmail();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangeEmailFormInput>({
+  const asksPassword = hasPassword !== false;
+  const emailForm = useApiForm<ChangeEmailFormInput>({
     resolver: zodResolver(ChangeEmailFormSchema),
     defaultValues: { newEmail: '', currentPassword: '' },
-  });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    newEmail: 'newEmail',
-    email: 'newEmail',
-    currentPassword: 'currentPassword',
-  });
-  const asksPassword = hasPassword !== false;
-
-  async function handleChange(values: ChangeEmailFormInput) {
-    clearFormError();
-    setSentTo(null);
-    if (asksPassword && !values.currentPassword) {
-      setError('currentPassword', { message: 'Enter your current password' });
-      return;
-    }
-    try {
-      await change.mutateAsync({
+    fields: { newEmail: 'newEmail', email: 'newEmail', currentPassword: 'currentPassword' },
+    send: async (values) => {
+      setSentTo(null);
+      if (asksPassword && !values.currentPassword) {
+        emailForm.form.setError('currentPassword', { message: 'Enter your current password' });
+        return false;
+      }
+      return change.mutateAsync({
         newEmail: values.newEmail,
         ...(asksPassword ? { currentPassword: values.currentPassword } : {}),
       });
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    setSentTo(values.newEmail);
-    reset();
-  }
+    },
+    onSent: (values) => {
+      setSentTo(values.newEmail);
+      emailForm.form.reset();
+    },
+  });
+  const { register } = emailForm.form;
+  const { errors } = emailForm;
 
   return (
     <SettingsSection id="email" title="Email address">
@@ -82,19 +66,22 @@ export function EmailSection({
         </div>
       )}
 
-      <form noValidate className="form-stack mt-6" onSubmit={handleSubmit(handleChange)}>
-        <h3 className="font-semibold">Change your address</h3>
-        <FormAlert>{formError?.message}</FormAlert>
-        <FormAlert kind="success">
-          {sentTo && (
+      <ApiForm
+        form={emailForm}
+        className="mt-6"
+        heading={<h3 className="font-semibold">Change your address</h3>}
+        success={
+          sentTo && (
             <>
               We sent a link to <strong className="break-all">{sentTo}</strong>. Your address
               changes when you open it; until then you sign in with{' '}
               <strong className="break-all">{user.email}</strong>. We also told your current
               address.
             </>
-          )}
-        </FormAlert>
+          )
+        }
+        submit={{ label: 'Send the confirmation link', busyLabel: 'Sending…' }}
+      >
         <Field
           label="New email address"
           hint="We mail a link to the new address; nothing changes until it is opened."
@@ -125,10 +112,7 @@ export function EmailSection({
             )}
           </Field>
         )}
-        <SubmitButton busy={isSubmitting} busyLabel="Sending…" className="sm:justify-self-start">
-          Send the confirmation link
-        </SubmitButton>
-      </form>
+      </ApiForm>
     </SettingsSection>
   );
 }

@@ -1,56 +1,42 @@
 import { ChangePasswordFormSchema, type ChangePasswordFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
-import { SubmitButton } from '../../../components/ui/submit-button';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useServerError } from '../../../lib/use-server-error';
 import { requestPasswordReset, type Session } from '../../auth';
 import { useChangePassword } from '../api/change-password';
 import { SettingsSection } from './section';
 
 function ChangePasswordForm() {
   const change = useChangePassword();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordFormInput>({
+  const passwordForm = useApiForm<ChangePasswordFormInput>({
     resolver: zodResolver(ChangePasswordFormSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirm: '' },
-  });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    currentPassword: 'currentPassword',
-    newPassword: 'newPassword',
-    // The shared code for a weak password names `password`: here it is the new one.
-    password: 'newPassword',
-  });
-
-  async function handleChange(values: ChangePasswordFormInput) {
-    clearFormError();
-    try {
-      await change.mutateAsync({
+    fields: {
+      currentPassword: 'currentPassword',
+      newPassword: 'newPassword',
+      // The shared code for a weak password names `password`: here it is the new one.
+      password: 'newPassword',
+    },
+    send: (values) =>
+      change.mutateAsync({
         currentPassword: values.currentPassword,
         newPassword: values.newPassword,
-      });
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    reset();
-    toast.success('Your password is changed. Every other device was signed out.');
-  }
+      }),
+    onSent: () => {
+      passwordForm.form.reset();
+      toast.success('Your password is changed. Every other device was signed out.');
+    },
+  });
+  const { register } = passwordForm.form;
+  const { errors } = passwordForm;
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleChange)}>
-      <FormAlert>{formError?.message}</FormAlert>
+    <ApiForm form={passwordForm} submit={{ label: 'Change password', busyLabel: 'Changing…' }}>
       <Field label="Current password" error={errors.currentPassword?.message}>
         {(control) => (
           <PasswordInput
@@ -74,10 +60,7 @@ function ChangePasswordForm() {
           <PasswordInput {...control} {...register('confirm')} autoComplete="new-password" />
         )}
       </Field>
-      <SubmitButton busy={isSubmitting} busyLabel="Changing…" className="sm:justify-self-start">
-        Change password
-      </SubmitButton>
-    </form>
+    </ApiForm>
   );
 }
 

@@ -1,15 +1,12 @@
 import { ProfileFormSchema, type ProfileFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { useForm } from 'react-hook-form';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { SubmitButton } from '../../../components/ui/submit-button';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { photoProblem, PHOTO_TYPES } from '../../../lib/upload-photo';
-import { useServerError } from '../../../lib/use-server-error';
 import type { Session } from '../../auth';
 import { useSetProfilePhoto } from '../api/profile-photo';
 import { useUpdateProfile } from '../api/update-profile';
@@ -124,32 +121,18 @@ function PhotoControl({ user }: { user: Session['user'] }) {
 /** Name and phone (the phone fills in the booking form), and the profile photo. */
 export function ProfileSection({ user }: { user: Session['user'] }) {
   const update = useUpdateProfile();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<ProfileFormInput>({
+  const profileForm = useApiForm<ProfileFormInput>({
     resolver: zodResolver(ProfileFormSchema),
     defaultValues: { name: user.name, phone: user.phone ?? '' },
+    fields: { name: 'name', phone: 'phone' },
+    send: (values) => update.mutateAsync({ name: values.name, phone: values.phone || null }),
+    onSent: (values) => {
+      profileForm.form.reset(values);
+      toast.success('Your profile is saved.');
+    },
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    name: 'name',
-    phone: 'phone',
-  });
-
-  async function handleSave(values: ProfileFormInput) {
-    clearFormError();
-    try {
-      await update.mutateAsync({ name: values.name, phone: values.phone || null });
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    reset(values);
-    toast.success('Your profile is saved.');
-  }
+  const { register } = profileForm.form;
+  const { errors } = profileForm;
 
   return (
     <SettingsSection
@@ -158,8 +141,11 @@ export function ProfileSection({ user }: { user: Session['user'] }) {
       intro="Sellers see your name when you book; your phone number fills in the booking form."
     >
       <PhotoControl user={user} />
-      <form noValidate className="form-stack mt-6" onSubmit={handleSubmit(handleSave)}>
-        <FormAlert>{formError?.message}</FormAlert>
+      <ApiForm
+        form={profileForm}
+        className="mt-6"
+        submit={{ label: 'Save profile', busyLabel: 'Saving…' }}
+      >
         <Field label="Name" error={errors.name?.message}>
           {(control) => (
             <input
@@ -185,10 +171,7 @@ export function ProfileSection({ user }: { user: Session['user'] }) {
             />
           )}
         </Field>
-        <SubmitButton busy={isSubmitting} busyLabel="Saving…" className="sm:justify-self-start">
-          Save profile
-        </SubmitButton>
-      </form>
+      </ApiForm>
     </SettingsSection>
   );
 }

@@ -15,7 +15,8 @@ import { SubmitButton } from './submit-button';
  * A form that sends its values to the API: react-hook-form with the shared schema's resolver,
  * and the API's answer shown where it belongs (beside its field, which takes focus, or at the
  * top). `send` throws what the API answered, or returns false when it stopped before sending (a
- * check of the form's own failed); `onSent` runs after a send that succeeded.
+ * check of the form's own failed, e.g. after `showFormError`); `onSent` runs after a send that
+ * succeeded, and the form stays busy until it is done (a navigation, say).
  */
 export function useApiForm<T extends FieldValues>({
   resolver,
@@ -29,10 +30,13 @@ export function useApiForm<T extends FieldValues>({
   /** The API's field names to the form's: `{ password: 'newPassword' }`. */
   fields: Partial<Record<string, Path<T>>>;
   send: (values: T) => Promise<unknown>;
-  onSent?: (values: T) => void;
+  onSent?: (values: T) => unknown;
 }) {
   const form = useForm<T>({ resolver, defaultValues });
-  const { formError, showServerError, clearFormError } = useServerError(form.setError, fields);
+  const { formError, showServerError, showFormError, clearFormError } = useServerError(
+    form.setError,
+    fields,
+  );
 
   const onSubmit = form.handleSubmit(async (values) => {
     // Cleared first, so that the same message is announced again.
@@ -44,7 +48,7 @@ export function useApiForm<T extends FieldValues>({
       showServerError(error);
       return;
     }
-    if (sent !== false) onSent?.(values);
+    if (sent !== false) await onSent?.(values);
   });
 
   return {
@@ -52,6 +56,7 @@ export function useApiForm<T extends FieldValues>({
     errors: form.formState.errors,
     isSubmitting: form.formState.isSubmitting,
     formError,
+    showFormError,
     onSubmit,
   };
 }
@@ -63,6 +68,7 @@ export function useApiForm<T extends FieldValues>({
 export function ApiForm({
   form,
   heading,
+  error,
   success,
   submit,
   className,
@@ -74,10 +80,15 @@ export function ApiForm({
     onSubmit: (event?: BaseSyntheticEvent) => Promise<void>;
   };
   heading?: ReactNode;
+  /** What the alert at the top says, when the form words it itself; the API's message if not. */
+  error?: ReactNode;
   /** Shown, and focused, once the form did what it is for; falsy until then. */
   success?: ReactNode;
-  /** The submit button's words; left out when the form's own buttons come last in `children`. */
-  submit?: { label: ReactNode; busyLabel: string };
+  /**
+   * The submit button: its words, and its class (at the start of the row unless given); left
+   * out when the form's own buttons come last in `children`.
+   */
+  submit?: { label: ReactNode; busyLabel: string; className?: string };
   className?: string;
   children: ReactNode;
 }) {
@@ -88,14 +99,14 @@ export function ApiForm({
       onSubmit={form.onSubmit}
     >
       {heading}
-      <FormAlert>{form.formError?.message}</FormAlert>
+      <FormAlert>{error === undefined ? form.formError?.message : error}</FormAlert>
       {success !== undefined && <FormAlert kind="success">{success}</FormAlert>}
       {children}
       {submit && (
         <SubmitButton
           busy={form.isSubmitting}
           busyLabel={submit.busyLabel}
-          className="sm:justify-self-start"
+          className={submit.className ?? 'sm:justify-self-start'}
         >
           {submit.label}
         </SubmitButton>

@@ -1,40 +1,25 @@
 import { ForgotPasswordFormSchema } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { SubmitButton } from '../../../components/ui/submit-button';
-import { useServerError } from '../../../lib/use-server-error';
 import { requestPasswordReset } from '../api/password-reset';
 
 /** Asks for a reset link. The answer never says whether the email has an account. */
 export function ForgotPasswordForm() {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const requestForm = useApiForm<{ email: string }>({
     resolver: zodResolver(ForgotPasswordFormSchema),
     defaultValues: { email: '' },
+    fields: { email: 'email' },
+    send: ({ email }) => requestPasswordReset(email),
+    onSent: ({ email }) => setSentTo(email),
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    email: 'email',
-  });
-
-  async function handleRequest({ email }: { email: string }) {
-    clearFormError();
-    try {
-      await requestPasswordReset(email);
-      setSentTo(email);
-    } catch (error) {
-      showServerError(error);
-    }
-  }
+  const { register } = requestForm.form;
+  const { errors } = requestForm;
 
   if (sentTo) {
     return (
@@ -58,8 +43,10 @@ export function ForgotPasswordForm() {
   }
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleRequest)}>
-      <FormAlert>{formError?.message}</FormAlert>
+    <ApiForm
+      form={requestForm}
+      submit={{ label: 'Send me a link', busyLabel: 'Sending the link…', className: 'w-full' }}
+    >
       <Field label="Email" error={errors.email?.message}>
         {(control) => (
           <input
@@ -71,9 +58,6 @@ export function ForgotPasswordForm() {
           />
         )}
       </Field>
-      <SubmitButton busy={isSubmitting} busyLabel="Sending the link…">
-        Send me a link
-      </SubmitButton>
-    </form>
+    </ApiForm>
   );
 }

@@ -2,16 +2,13 @@ import { RegisterFormSchema, SIGNUP_ROLES, type RegisterFormInput } from '@carma
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
-import { SubmitButton } from '../../../components/ui/submit-button';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useServerError } from '../../../lib/use-server-error';
 import { setRole } from '../api/set-role';
 import { signUpWithEmail } from '../api/sign-up';
 import { sessionQueryKey } from '../use-session';
@@ -26,49 +23,44 @@ export function RegisterForm({ next }: { next: string | null }) {
   const navigate = useNavigate();
   // The email of the account this form has already created, if any.
   const created = useRef<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const registerForm = useApiForm<RegisterFormInput>({
     resolver: zodResolver(RegisterFormSchema),
     defaultValues: { name: '', email: '', password: '' },
-  });
-  const { formError, showServerError, showFormError, clearFormError } = useServerError(setError, {
-    name: 'name',
-    email: 'email',
-    password: 'password',
-    role: 'role',
-  });
-
-  async function handleRegister({ name, role, email, password }: RegisterFormInput) {
-    clearFormError();
-    if (created.current !== email) {
-      try {
+    fields: { name: 'name', email: 'email', password: 'password', role: 'role' },
+    send: async ({ name, role, email, password }) => {
+      // A failed sign-up throws (its answer shows beside its field or on top); a failed second
+      // step says itself what happened.
+      if (created.current !== email) {
         await signUpWithEmail({ name, email, password });
         created.current = email;
-      } catch (error) {
-        showServerError(error);
-        return;
       }
-    }
-    try {
-      await setRole({ name, email, role });
-    } catch (error) {
-      showFormError(
-        `Your account was created, but its type was not saved. ${errorMessage(error)} Press Create account to try again.`,
-      );
-      return;
-    }
-    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    toast.success('Registration successful');
-    await navigate(next ?? '/');
-  }
+      try {
+        await setRole({ name, email, role });
+      } catch (error) {
+        registerForm.showFormError(
+          `Your account was created, but its type was not saved. ${errorMessage(error)} Press Create account to try again.`,
+        );
+        return false;
+      }
+    },
+    onSent: async () => {
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      toast.success('Registration successful');
+      await navigate(next ?? '/');
+    },
+  });
+  const { register } = registerForm.form;
+  const { errors } = registerForm;
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleRegister)}>
-      <FormAlert>{formError?.message}</FormAlert>
+    <ApiForm
+      form={registerForm}
+      submit={{
+        label: 'Create account',
+        busyLabel: 'Creating your account…',
+        className: 'w-full',
+      }}
+    >
       <Field label="Name" error={errors.name?.message}>
         {(control) => (
           <input
@@ -118,9 +110,6 @@ export function RegisterForm({ next }: { next: string | null }) {
           <PasswordInput {...control} {...register('password')} autoComplete="new-password" />
         )}
       </Field>
-      <SubmitButton busy={isSubmitting} busyLabel="Creating your account…">
-        Create account
-      </SubmitButton>
-    </form>
+    </ApiForm>
   );
 }

@@ -1,15 +1,12 @@
 import { ResetPasswordFormSchema } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
-import { SubmitButton } from '../../../components/ui/submit-button';
 import { toast } from '../../../lib/toast';
-import { useServerError } from '../../../lib/use-server-error';
 import { resetPassword } from '../api/password-reset';
 import { sessionQueryKey } from '../use-session';
 
@@ -26,44 +23,38 @@ export function AskAgainLink() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const resetForm = useApiForm<{ password: string; confirm: string }>({
     resolver: zodResolver(ResetPasswordFormSchema),
     defaultValues: { password: '', confirm: '' },
+    fields: { password: 'password', newPassword: 'password' },
+    send: ({ password }) => resetPassword(password, token),
+    onSent: async () => {
+      // Every session of the account has ended, this browser's too if it was signed in.
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      toast.success('Your password has been changed. Sign in with your new password.');
+      await navigate('/login', { replace: true });
+    },
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    password: 'password',
-    newPassword: 'password',
-  });
-
-  async function handleReset({ password }: { password: string }) {
-    clearFormError();
-    try {
-      await resetPassword(password, token);
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    // Every session of the account has ended, this browser's too if it was signed in.
-    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    toast.success('Your password has been changed. Sign in with your new password.');
-    await navigate('/login', { replace: true });
-  }
+  const { register } = resetForm.form;
+  const { errors, formError } = resetForm;
 
   const linkIsBad = formError?.code === 'invalid-action-code';
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleReset)}>
-      <FormAlert>
-        {formError && (
+    <ApiForm
+      form={resetForm}
+      error={
+        formError && (
           <>
             {formError.message} {linkIsBad && <AskAgainLink />}
           </>
-        )}
-      </FormAlert>
+        )
+      }
+      submit={{
+        label: 'Save new password',
+        busyLabel: 'Saving your password…',
+        className: 'w-full',
+      }}
+    >
       <Field
         label="New password"
         hint="At least 8 characters; a long phrase is easiest to remember."
@@ -78,9 +69,6 @@ export function ResetPasswordForm({ token }: { token: string }) {
           <PasswordInput {...control} {...register('confirm')} autoComplete="new-password" />
         )}
       </Field>
-      <SubmitButton busy={isSubmitting} busyLabel="Saving your password…">
-        Save new password
-      </SubmitButton>
-    </form>
+    </ApiForm>
   );
 }

@@ -1,14 +1,11 @@
-import { SignInFormSchema } from '@carmarket/shared';
+import { SignInFormSchema, type SignInFormInput } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 
+import { ApiForm, useApiForm } from '../../../components/ui/api-form';
 import { Field } from '../../../components/ui/field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { PasswordInput } from '../../../components/ui/password-input';
-import { SubmitButton } from '../../../components/ui/submit-button';
-import { useServerError } from '../../../lib/use-server-error';
 import type { EmailCarry } from './email-carry';
 import { signInWithEmail } from '../api/sign-in';
 import { sessionQueryKey } from '../use-session';
@@ -17,34 +14,24 @@ import { sessionQueryKey } from '../use-session';
 export function SignInForm({ next, email }: { next: string | null; email?: EmailCarry }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const signInForm = useApiForm<SignInFormInput>({
     resolver: zodResolver(SignInFormSchema),
     defaultValues: { email: email?.current ?? '', password: '' },
+    fields: { email: 'email' },
+    send: (values) => signInWithEmail(values),
+    onSent: async () => {
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      await navigate(next ?? '/', { replace: true });
+    },
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, {
-    email: 'email',
-  });
-
-  async function handleSignIn(values: { email: string; password: string }) {
-    clearFormError();
-    try {
-      await signInWithEmail(values);
-    } catch (error) {
-      showServerError(error);
-      return;
-    }
-    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    await navigate(next ?? '/', { replace: true });
-  }
+  const { register } = signInForm.form;
+  const { errors } = signInForm;
 
   return (
-    <form noValidate className="form-stack" onSubmit={handleSubmit(handleSignIn)}>
-      <FormAlert>{formError?.message}</FormAlert>
+    <ApiForm
+      form={signInForm}
+      submit={{ label: 'Sign in', busyLabel: 'Signing in…', className: 'w-full' }}
+    >
       <Field label="Email" error={errors.email?.message}>
         {(control) => (
           <input
@@ -70,9 +57,6 @@ export function SignInForm({ next, email }: { next: string | null; email?: Email
           Forgot password?
         </Link>
       </p>
-      <SubmitButton busy={isSubmitting} busyLabel="Signing in…">
-        Sign in
-      </SubmitButton>
-    </form>
+    </ApiForm>
   );
 }

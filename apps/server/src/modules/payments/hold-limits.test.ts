@@ -100,7 +100,7 @@ describe('holds that cannot be recycled', () => {
     expect(refused.retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(refused.retryAfterSeconds).toBe(refused.retryAfter);
     expect(refused.message).toBe(
-      `You let the ${car.name} go a short while ago, so it stays free for other buyers for 15 minutes. You can hold it again in 15 minutes.`,
+      `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in 15 minutes.`,
     );
     expect((await carRow(car.id)).status).toBe('available');
 
@@ -203,7 +203,7 @@ describe('holds that cannot be recycled', () => {
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBeGreaterThan(23 * 3600);
     expect(refused.message).toBe(
-      'You have held 3 cars in the last 24 hours, the most a day. You can hold another one in 24 hours.',
+      'You have held 3 cars in the last 24 hours, the most we allow in a day. You can hold another in 24 hours.',
     );
     expect((await carRow(cars[3]!.id)).status).toBe('available');
 

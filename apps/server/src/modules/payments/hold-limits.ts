@@ -53,7 +53,7 @@ export async function checkHoldLimits(
     throw tooManyRequests(
       waitUntil,
       (seconds) =>
-        `You let the ${car.name} go a short while ago, so it stays free for other buyers for ${holdMinutes} minutes. You can hold it again in ${formatWait(seconds)}.`,
+        `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in ${formatWait(seconds)}.`,
     );
   }
 
@@ -71,7 +71,7 @@ export async function checkHoldLimits(
     throw tooManyRequests(
       oldest[lastHeld.size - limits.perDay]! + DAY_MS,
       (seconds) =>
-        `You have held ${limits.perDay} cars in the last 24 hours, the most a day. You can hold another one in ${formatWait(seconds)}.`,
+        `You have held ${limits.perDay === 1 ? '1 car' : `${limits.perDay} cars`} in the last 24 hours, the most we allow in a day. You can hold another in ${formatWait(seconds)}.`,
     );
   }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '../../../lib/api-client';
 import { createQueryClient } from '../../../lib/query-client';
-import { isLongWait, searchCarsOptions } from './search-cars';
+import { isLongWait, searchCarsOptions, searchWaitNote } from './search-cars';
 
 const page = (name: string) => ({
   items: [{ _id: name, name }],
@@ -82,6 +82,18 @@ describe('a search refused for going too fast (429)', () => {
     expect(isLongWait(3, withWait(1))).toBe(true);
     expect(isLongWait(1, minuteSpent)).toBe(false);
     expect(isLongWait(5, new ApiError('internal', 'Boom', 500))).toBe(false);
+  });
+
+  it('says how long, and why, in words that fit the refusal', () => {
+    const withWait = (seconds: number) =>
+      new ApiError('too-many-requests', 'Wait', 429, undefined, undefined, undefined, seconds);
+    expect(searchWaitNote(1, withWait(1))).toBeNull();
+    expect(searchWaitNote(1, withWait(40))).toBe(
+      'You have searched more in the last minute than we allow. New results follow within a minute, by themselves.',
+    );
+    expect(searchWaitNote(3, withWait(1))).toBe(
+      'You have several searches running at once. New results follow in a moment, by themselves.',
+    );
   });
 
   it('still shows other refusals at once, untried (a 400 another try cannot change)', async () => {

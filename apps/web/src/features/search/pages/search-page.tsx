@@ -17,7 +17,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
-import { isLongWait, useSearchCars, useSearchTotals } from '../api/search-cars';
+import { searchWaitNote, useSearchCars, useSearchTotals } from '../api/search-cars';
 import { FilterPanel } from '../components/filter-panel';
 import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
@@ -166,6 +166,7 @@ export function SearchPage({
     failureCount,
     failureReason,
   } = useSearchCars(query);
+  const waitNote = isError ? null : searchWaitNote(failureCount, failureReason);
   const [filtersOpen, setFiltersOpen] = useState(false);
   // Cars and facets render in a transition, which React splits into short tasks, so a page of
   // results never holds the main thread (and the skeletons stay up until they are drawn).
@@ -360,10 +361,9 @@ export function SearchPage({
               </li>
             </ul>
           )}
-          {!isError && isLongWait(failureCount, failureReason) && (
+          {waitNote && (
             <p role="status" className="mt-3 text-sm text-muted">
-              You are searching faster than we can answer just now. New results follow in a few
-              seconds, by themselves.
+              {waitNote}
             </p>
           )}
           <div className="mt-5">{results}</div>
@@ -372,6 +372,12 @@ export function SearchPage({
 
       <Dialog open={filtersOpen} onClose={() => setFiltersOpen(false)} title="Filters" wide>
         {panel}
+        {/* On a phone the filters cover the page: the note about the wait shows here too. */}
+        {waitNote && (
+          <p role="status" className="mt-4 text-sm text-muted">
+            {waitNote}
+          </p>
+        )}
         {/* Down to the box's edge: its padding below would show the filters scrolling under the bar. */}
         <div className="sticky -bottom-6 -mb-6 mt-4 flex gap-3 bg-base-100 pt-3 pb-6">
           <button

@@ -251,7 +251,8 @@ function CancelBookingDialog({
           <>
             Your booking of the <strong className="text-base-content">{booking.name}</strong> at{' '}
             {formatMoney(booking.price, booking.currency)} will be cancelled. You can book the car
-            again while it is available.
+            again while it is available; if you had started paying for it, other buyers get a turn
+            first, and you can pay for it again after a short wait.
           </>
         )
       }

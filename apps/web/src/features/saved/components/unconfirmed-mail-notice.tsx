@@ -1,10 +1,10 @@
-import { SendLinkAgain } from '../../account';
 import { useSession } from '../../auth';
 
 /**
  * Why nothing about these is mailed while the address is not confirmed (the server mails alerts
- * and saved-car news only to confirmed addresses, and keeps nothing for later), with the button
- * that mails the link again. Nothing once the address is confirmed.
+ * and saved-car news only to confirmed addresses, and keeps nothing for later). The button that
+ * mails the link again is the dashboard's reminder above it (one button, one mail). Nothing once
+ * the address is confirmed.
  */
 export function UnconfirmedMailNotice({ what }: { what: string }) {
   const { user } = useSession();
@@ -20,9 +20,9 @@ export function UnconfirmedMailNotice({ what }: { what: string }) {
       <p className="mt-1 text-sm leading-6">
         We only email confirmed addresses, and <strong className="break-all">{user.email}</strong>{' '}
         is not confirmed yet, so we are not sending you {what}. Open the link we mailed to that
-        address to start them; anything from before then is not sent later.
+        address (or have it sent again from the reminder above) to start them; anything from before
+        then is not sent later.
       </p>
-      <SendLinkAgain email={user.email} className="mt-3" />
     </aside>
   );
 }

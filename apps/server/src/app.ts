@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
+import { DomainEvents } from './lib/events.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
 import { createResponseSerializer } from './lib/serializer.ts';
@@ -48,6 +49,7 @@ import type { PaymentDeps } from './modules/payments/payment-deps.ts';
 import { sweepPayments } from './modules/payments/sweeper.ts';
 import { runAlerts, startAlertWorker, type AlertDeps } from './modules/saved/alerts.ts';
 import { savedRoutes } from './modules/saved/saved.routes.ts';
+import { subscribeSaved } from './modules/saved/saved.subscribers.ts';
 import { unsubscribeTokens } from './modules/saved/unsubscribe.ts';
 import { createSandboxGateway, type SandboxGateway } from './adapters/sandbox-gateway.ts';
 import { createStripeGateway } from './adapters/stripe-gateway.ts';
@@ -224,6 +226,12 @@ export async function buildApp({
   // Before the server stops listening: open streams would otherwise hold close() open forever.
   app.addHook('preClose', async () => live.endAll());
   app.addHook('onClose', () => live.close());
+  // What the core publishes and who hears it (decision 026). Subscribers run in the order they
+  // subscribe here, which is the lock order where several share a transaction (an account's
+  // deletion: saved rows first, as the alert worker takes them).
+  const events = new DomainEvents();
+  subscribeSaved(events);
+
   const auth = createAuth({
     log: app.log,
     config,
@@ -233,6 +241,7 @@ export async function buildApp({
     trustedOrigins,
     siteOrigin,
     live,
+    events,
     background,
     passwords,
   });
@@ -253,6 +262,7 @@ export async function buildApp({
         });
   const paymentDeps: PaymentDeps = {
     db: database.db,
+    events,
     gateway,
     mailer,
     holdMinutes: config.PAYMENT_HOLD_MINUTES,
@@ -369,9 +379,10 @@ export async function buildApp({
           live,
           requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
         });
-        await api.register(sellerRoutes, { db: database.db, storage, mailer, config });
+        await api.register(sellerRoutes, { db: database.db, events, storage, mailer, config });
         await api.register(adminRoutes, {
           db: database.db,
+          events,
           mailer,
           live,
           holdDays: config.DELETED_ACCOUNT_HOLD_DAYS,

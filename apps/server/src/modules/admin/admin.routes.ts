@@ -10,6 +10,7 @@ import {
   UserCarsSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { adminPolicy } from './admin.policy.ts';
 import { presentAdminUser, presentAuditEntry } from './admin.presenter.ts';
@@ -28,11 +29,13 @@ import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
+  /** Where a removed car or a deleted account is told (decision 026). */
+  events: DomainEvents;
   mailer: Mailer;
   live: LiveHub;
   /** DELETED_ACCOUNT_HOLD_DAYS: how long a deleted account keeps its address. */
   holdDays: number;
-}> = async (app, { db, mailer, live, holdDays }) => {
+}> = async (app, { db, events, mailer, live, holdDays }) => {
   const adminOnly = [app.authenticate, guard(adminPolicy.canAdminister)];
 
   app.get(
@@ -83,7 +86,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await deleteUser(db, mailer, currentUser(request), request.params.id, { holdDays, live });
+      await deleteUser(db, mailer, currentUser(request), request.params.id, {
+        holdDays,
+        live,
+        events,
+      });
       return { acknowledged: true as const, deletedCount: 1 };
     },
   );
@@ -135,6 +142,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       await removeListing(
         db,
+        events,
         mailer,
         currentUser(request),
         request.params.id,

@@ -4,6 +4,7 @@ import { prepared } from '../../db/prepared.ts';
 import { auditLog, user, userCount } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { userPolicy } from '../users/users.policy.ts';
@@ -143,7 +144,7 @@ export async function deleteUser(
   mailer: Mailer,
   actor: SessionUser,
   id: string,
-  options: { holdDays: number; live: LiveHub },
+  options: { holdDays: number; live: LiveHub; events: DomainEvents },
 ): Promise<void> {
   await deleteAccount(db, mailer, { by: 'admin', actor }, id, options);
 }
@@ -154,6 +155,7 @@ export async function deleteUser(
  */
 export async function removeListing(
   db: Db,
+  events: DomainEvents,
   mailer: Mailer,
   actor: SessionUser,
   id: string,
@@ -163,7 +165,7 @@ export async function removeListing(
     const car = await lockCar(tx, id);
     if (!car) throw notFound('That car');
     if (car.status === 'sold') throw conflict('A sold car stays on record and cannot be removed.');
-    const closed = await removeCar(tx, id);
+    const closed = await removeCar(tx, events, id);
     if (!closed) return null;
     await audit(tx, {
       actorId: actor.id,

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { account, session, user, verification } from '../../db/schema.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { LiveHub } from '../messages/live.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
@@ -53,6 +54,8 @@ export interface AuthDeps {
   siteOrigin: () => string;
   /** Live conversations: a deleted account's close, and its streams end. */
   live: LiveHub;
+  /** Where a deleted account is told (decision 026). */
+  events: DomainEvents;
   /** Where mail sent after the answer runs, so closing the server waits for it. */
   background: BackgroundWork;
   passwords: PasswordHashing;
@@ -73,6 +76,7 @@ export function createAuth({
   trustedOrigins,
   siteOrigin,
   live,
+  events,
   background,
   passwords,
 }: AuthDeps) {
@@ -139,6 +143,7 @@ export function createAuth({
             await deleteAccount(db, mailer, { by: 'self' }, person.id, {
               holdDays: config.DELETED_ACCOUNT_HOLD_DAYS,
               live,
+              events,
             });
           } catch (error) {
             throw asAPIError(error);

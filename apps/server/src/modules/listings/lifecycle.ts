@@ -3,8 +3,8 @@ import { CLOSED_BECAUSE, type BookingCloseReason } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, carHold, listing } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
-import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
 
 /*
  * The car lifecycle (DESIGN.md section 5): the only code that changes a car's status and the
@@ -22,6 +22,9 @@ import { forgetSavesOfCars, noticeSold } from '../saved/tracking-events.ts';
  * (lockAddressHolds), so that one buyer's requests for two cars cannot both pass the
  * one-hold-per-buyer rule, nor one address's requests its live-hold limit; nothing else takes them.
  * Every hold taken is recorded (car_hold) with when it ended, for the limits on taking holds.
+ *
+ * What the rest of the site must hear of (a car sold, cars gone) is published as a domain event
+ * in the same transaction (lib/events.ts); the lifecycle does not know who listens.
  */
 
 type Car = typeof listing.$inferSelect;
@@ -112,6 +115,7 @@ export async function holdCar(
  */
 export async function sellCar(
   tx: Tx,
+  events: DomainEvents,
   sale: { carId: string; bookingId: string; transactionId: string; paidAt: Date },
 ): Promise<{ sold: true; closed: ClosedBooking[] } | { sold: false; reason: 'taken' }> {
   try {
@@ -129,7 +133,7 @@ export async function sellCar(
     .update(listing)
     .set({ status: 'sold', holdBookingId: null, holdExpiresAt: null, advertisedAt: null })
     .where(eq(listing.id, sale.carId));
-  await noticeSold(tx, sale.carId);
+  await events.publish(tx, 'car.sold', { carId: sale.carId });
   return { sold: true, closed: await closeOpenBookings(tx, sale.carId, 'sold') };
 }
 
@@ -180,7 +184,11 @@ export async function withdrawCar(tx: Tx, carId: string): Promise<ClosedBooking[
  * Any status but sold -> removed (a hold ends with it); its open bookings close. Null if the car
  * was sold or removed already.
  */
-export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[] | null> {
+export async function removeCar(
+  tx: Tx,
+  events: DomainEvents,
+  carId: string,
+): Promise<ClosedBooking[] | null> {
   const [updated] = await tx
     .update(listing)
     .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
@@ -189,7 +197,7 @@ export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[] 
     )
     .returning({ id: listing.id });
   if (!updated) return null;
-  await forgetSavesOfCars(tx, [carId]);
+  await events.publish(tx, 'cars.removed', { carIds: [carId] });
   return closeOpenBookings(tx, carId, 'removed');
 }
 
@@ -198,7 +206,7 @@ export async function removeCar(tx: Tx, carId: string): Promise<ClosedBooking[] 
  * with its closed bookings. Withdrawn cars stay withdrawn, the real reason they are off sale (the
  * admin's figures would otherwise count them as removed). No one keeps any of them saved.
  */
-export async function removeCarsOfSeller(tx: Tx, sellerId: string) {
+export async function removeCarsOfSeller(tx: Tx, events: DomainEvents, sellerId: string) {
   const removed = await tx
     .update(listing)
     .set({ status: 'removed', advertisedAt: null, holdBookingId: null, holdExpiresAt: null })
@@ -208,10 +216,9 @@ export async function removeCarsOfSeller(tx: Tx, sellerId: string) {
     .select({ id: listing.id })
     .from(listing)
     .where(and(eq(listing.sellerId, sellerId), eq(listing.status, 'withdrawn')));
-  await forgetSavesOfCars(
-    tx,
-    [...removed, ...withdrawn].map((car) => car.id),
-  );
+  await events.publish(tx, 'cars.removed', {
+    carIds: [...removed, ...withdrawn].map((car) => car.id),
+  });
   const closedByCar: Array<{ carName: string; closed: ClosedBooking[] }> = [];
   for (const car of removed) {
     closedByCar.push({

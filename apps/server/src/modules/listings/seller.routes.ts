@@ -11,6 +11,7 @@ import {
   UpdateListingSchema,
 } from '@carmarket/shared';
 import type { Config } from '../../config.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { Db } from '../../db/client.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
@@ -29,10 +30,12 @@ import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const sellerRoutes: FastifyPluginAsyncZod<{
   db: Db;
+  /** Where a car listed or repriced is told (decision 026). */
+  events: DomainEvents;
   storage: Storage;
   mailer: Mailer;
   config: Config;
-}> = async (app, { db, storage, mailer, config }) => {
+}> = async (app, { db, events, storage, mailer, config }) => {
   const sellerOnly = [app.authenticate, guard(listingPolicy.canSell)];
   const site = { requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL };
 
@@ -52,6 +55,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { id } = await createListing(
         db,
+        events,
         storage,
         currentUser(request),
         request.query.name,
@@ -104,7 +108,14 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       response: { 200: AcknowledgedSchema, ...errorResponses },
     },
     handler: async (request) => {
-      await updateListing(db, storage, currentUser(request), request.params.id, request.body);
+      await updateListing(
+        db,
+        events,
+        storage,
+        currentUser(request),
+        request.params.id,
+        request.body,
+      );
       return { acknowledged: true as const };
     },
   });

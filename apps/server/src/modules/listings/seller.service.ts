@@ -10,12 +10,12 @@ import type { Db, Tx } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
 import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
-import { noticePriceDrop, queueNewCar } from '../saved/tracking-events.ts';
 import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
@@ -24,6 +24,7 @@ import { listingWithSeller } from './listings.service.ts';
 /** Creates a car for a seller in the named category. */
 export async function createListing(
   db: Db,
+  events: DomainEvents,
   storage: Storage,
   actor: SessionUser,
   categoryName: string,
@@ -67,7 +68,7 @@ export async function createListing(
   };
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(listing).values(values).returning({ id: listing.id });
-    await queueNewCar(tx, row!.id);
+    await events.publish(tx, 'car.listed', { carId: row!.id });
     return { id: row!.id };
   });
 }
@@ -174,6 +175,7 @@ async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {
 
 export async function updateListing(
   db: Db,
+  events: DomainEvents,
   storage: Storage,
   actor: SessionUser,
   id: string,
@@ -228,7 +230,11 @@ export async function updateListing(
       })
       .where(eq(listing.id, id));
     if (input.reprice !== undefined) {
-      await noticePriceDrop(tx, id, car.repriceCents, input.reprice);
+      await events.publish(tx, 'car.repriced', {
+        carId: id,
+        oldPriceCents: car.repriceCents,
+        newPriceCents: input.reprice,
+      });
     }
   });
 }

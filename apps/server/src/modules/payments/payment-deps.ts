@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
 import type { HoldLimits } from './hold-limits.ts';
@@ -6,6 +7,8 @@ import type { HoldLimits } from './hold-limits.ts';
 /** What every payment step needs. */
 export interface PaymentDeps {
   db: Db;
+  /** Where a sale is told (decision 026). */
+  events: DomainEvents;
   gateway: PaymentGateway;
   mailer: Mailer;
   holdMinutes: number;

@@ -143,7 +143,7 @@ export async function recordSuccess(
             : `the car is ${heldByOther ? 'being bought by someone else' : car.status}`;
         return { kind: 'refund', reason, buyer, carName: car.name };
       }
-      const sale = await sellCar(tx, {
+      const sale = await sellCar(tx, deps.events, {
         carId: car.id,
         bookingId: held.id,
         transactionId: intent.id,

@@ -9,8 +9,9 @@ import {
 } from '../../db/schema.ts';
 
 /*
- * What the rest of the server tells keep-track about, inside its own transaction so the news is
- * kept exactly when the change is (decision 010). The alert worker (alerts.ts) sends from here.
+ * What keep-track keeps of the core's changes, inside the change's own transaction so the news
+ * is kept exactly when the change is (decision 010). The core publishes events and
+ * saved.subscribers.ts calls these (decision 026); the alert worker sends from what they keep.
  */
 
 /** A car was listed: it waits to be matched against saved searches. */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { account, booking, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { cancelBookingsOfBuyer, notifyClosed, removeCarsOfSeller } from '../listings/lifecycle.ts';
 import { closeConversationsOf } from '../messages/conversation-news.ts';
@@ -43,7 +44,7 @@ export async function deleteAccount(
   mailer: Mailer,
   asked: DeletionRequest,
   targetId: string,
-  options: { holdDays: number; live: LiveHub },
+  options: { holdDays: number; live: LiveHub; events: DomainEvents },
 ): Promise<void> {
   const [target] = await db
     .select()
@@ -70,7 +71,7 @@ export async function deleteAccount(
     const conversationsClosed = await closeConversationsOf(tx, target.id);
 
     // Their cars that were still for sale leave the market; bookings of them close.
-    const closedByCar = await removeCarsOfSeller(tx, target.id);
+    const closedByCar = await removeCarsOfSeller(tx, options.events, target.id);
     // Their own open bookings are cancelled, and any car they held is freed.
     const cancelled = await cancelBookingsOfBuyer(tx, target.id);
     const sellersTold = cancelled.length

@@ -1,15 +1,19 @@
 import {
+  FUEL_LABELS,
+  FUELS,
   isKnownModel,
   ListingFieldsSchema,
   OTHER,
   ProductQuerySchema,
+  TRANSMISSION_LABELS,
+  TRANSMISSIONS,
   type CategoryName,
   type CreateListingInput,
   type MyListing,
   type UpdateListingInput,
 } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { Resolver } from 'react-hook-form';
+import type { DefaultValues, Path, Resolver } from 'react-hook-form';
 import { z } from 'zod';
 
 import { siteCurrency } from '../../../config/site';
@@ -182,3 +186,57 @@ export function changesOf(car: MyListing, values: ListingFormOutput): UpdateList
   if (photos.join('\n') !== urls.join('\n')) changes.images = photos;
   return changes;
 }
+
+/** The API names the fields as the form does (the category too, though it is sent as `name`). */
+export const LISTING_FORM_FIELDS = {
+  name: 'name',
+  category: 'category',
+  reprice: 'reprice',
+  orprice: 'orprice',
+  location: 'location',
+  year: 'year',
+  mileageKm: 'mileageKm',
+  condition: 'condition',
+  seller: 'seller',
+  describe: 'describe',
+  images: 'images',
+  make: 'make',
+  model: 'model',
+  bodyType: 'bodyType',
+  fuel: 'fuel',
+  transmission: 'transmission',
+  colour: 'colour',
+  vin: 'vin',
+  placeId: 'location',
+} as const satisfies Partial<Record<string, Path<ListingFormValues>>>;
+
+/** A new car's form before anything is typed. */
+export const emptyListingFormValues: DefaultValues<ListingFormValues> = {
+  name: '',
+  location: '',
+  mileageKm: null,
+  condition: '',
+  category: '',
+  describe: '',
+  seller: '',
+  images: [],
+  make: '',
+  model: '',
+  bodyType: null,
+  fuel: null,
+  transmission: null,
+  colour: null,
+  vin: '',
+  placeId: null,
+};
+
+export const FUEL_OPTIONS = FUELS.map((fuel) => ({ value: fuel, label: FUEL_LABELS[fuel] }));
+export const TRANSMISSION_OPTIONS = TRANSMISSIONS.map((transmission) => ({
+  value: transmission,
+  label: TRANSMISSION_LABELS[transmission],
+}));
+
+/** An optional choice: the empty option means "not given" (null). */
+export const orNull = {
+  setValueAs: (value: unknown) => (value === '' || value == null ? null : value),
+};

@@ -3,144 +3,44 @@ import {
   CATEGORY_NAMES,
   COLOURS,
   CONDITIONS,
-  FUEL_LABELS,
-  FUELS,
   MAKE_NAMES,
   MIN_MODEL_YEAR,
   maxModelYear,
   modelsOf,
   OTHER,
-  TRANSMISSION_LABELS,
-  TRANSMISSIONS,
 } from '@carmarket/shared';
-import { useEffect, useId, type ReactNode } from 'react';
-import {
-  useController,
-  useForm,
-  type Control,
-  type DefaultValues,
-  type Path,
-} from 'react-hook-form';
+import { useEffect, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
-import { PlacePicker } from '../../search';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
+import { ListingFormActions, LocationControl, PhotosControl } from './listing-form-parts';
 import {
   editListingFormResolver,
+  emptyListingFormValues,
+  FUEL_OPTIONS,
+  LISTING_FORM_FIELDS,
   listingFormResolver,
   mileageUnit,
+  orNull,
+  TRANSMISSION_OPTIONS,
   type ListingFormOutput,
   type ListingFormValues,
 } from './listing-form-schema';
-import { PhotoField } from './photo-field';
-
-/** The API names the fields as the form does (the category too, though it is sent as `name`). */
-const FIELDS = {
-  name: 'name',
-  category: 'category',
-  reprice: 'reprice',
-  orprice: 'orprice',
-  location: 'location',
-  year: 'year',
-  mileageKm: 'mileageKm',
-  condition: 'condition',
-  seller: 'seller',
-  describe: 'describe',
-  images: 'images',
-  make: 'make',
-  model: 'model',
-  bodyType: 'bodyType',
-  fuel: 'fuel',
-  transmission: 'transmission',
-  colour: 'colour',
-  vin: 'vin',
-  placeId: 'location',
-} as const satisfies Partial<Record<string, Path<ListingFormValues>>>;
 
 const mileageUnitName = mileageUnit === 'mi' ? 'miles' : 'km';
 
-/**
- * The photos as a form field, registered here rather than in ListingForm so that it comes after
- * the other fields: the first field with an error takes focus, in the order they registered.
- */
-function PhotosControl({
-  control,
-  uploads,
-}: {
-  control: Control<ListingFormValues, unknown, ListingFormOutput>;
-  uploads: ReturnType<typeof usePhotoUploads>;
-}) {
-  const { field, fieldState } = useController({ control, name: 'images' });
-  return <PhotoField uploads={uploads} error={fieldState.error?.message} inputRef={field.ref} />;
-}
-
-const emptyValues: DefaultValues<ListingFormValues> = {
-  name: '',
-  location: '',
-  mileageKm: null,
-  condition: '',
-  category: '',
-  describe: '',
-  seller: '',
-  images: [],
-  make: '',
-  model: '',
-  bodyType: null,
-  fuel: null,
-  transmission: null,
-  colour: null,
-  vin: '',
-  placeId: null,
-};
-
-/** An optional choice: the empty option means "not given" (null). */
-const orNull = { setValueAs: (value: unknown) => (value === '' || value == null ? null : value) };
-
-/**
- * Location: a type-ahead of real places (the car can then be found by distance); any other
- * place name is accepted too, and then the car has no coordinates.
- */
-function LocationControl({
-  control,
-  error,
-}: {
-  control: Control<ListingFormValues, unknown, ListingFormOutput>;
-  error: string | undefined;
-}) {
-  const location = useController({ control, name: 'location' });
-  const placeId = useController({ control, name: 'placeId' });
-  return (
-    <Field
-      label="Location"
-      hint={
-        placeId.field.value
-          ? 'Buyers searching near this place will find the car.'
-          : 'Pick a town from the list so buyers can search by distance.'
-      }
-      error={error}
-    >
-      {(props) => (
-        <PlacePicker
-          inputId={props.id}
-          describedBy={props['aria-describedby']}
-          invalid={Boolean(error)}
-          name="location"
-          text={location.field.value}
-          onText={(text) => {
-            location.field.onChange(text);
-            placeId.field.onChange(null);
-          }}
-          onPick={(place) => {
-            location.field.onChange(place.label);
-            placeId.field.onChange(place.id);
-          }}
-        />
-      )}
-    </Field>
-  );
-}
+/** A price in whole units or with cents. */
+const priceInput = {
+  type: 'number',
+  inputMode: 'decimal',
+  min: 0,
+  step: 'any',
+  className: 'input w-full',
+} as const;
 
 /**
  * The car form, for adding a car and for editing one: the shared schema's rules and messages,
@@ -168,7 +68,6 @@ export function ListingForm({
   onSave: (values: ListingFormOutput) => Promise<void>;
   onCancel?: () => void;
 }) {
-  const id = useId();
   const uploads = usePhotoUploads(initialPhotos);
   const {
     register,
@@ -181,9 +80,12 @@ export function ListingForm({
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<ListingFormValues, unknown, ListingFormOutput>({
     resolver: categoryFixed ? editListingFormResolver : listingFormResolver,
-    defaultValues: { ...emptyValues, ...initialValues },
+    defaultValues: { ...emptyListingFormValues, ...initialValues },
   });
-  const { formError, showServerError, clearFormError } = useServerError(setError, FIELDS);
+  const { formError, showServerError, clearFormError } = useServerError(
+    setError,
+    LISTING_FORM_FIELDS,
+  );
 
   // The photos' URLs are the form's `images`, in their order, once uploaded.
   const urls = uploads.urls.join('\n');
@@ -231,40 +133,22 @@ export function ListingForm({
       </Field>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Make" error={errors.make?.message}>
-          {(control) => (
-            <select
-              {...control}
-              {...register('make', { onChange: () => setValue('model', '') })}
-              className="select w-full"
-            >
-              <option value="" disabled>
-                Choose the make
-              </option>
-              {MAKE_NAMES.map((make) => (
-                <option key={make}>{make}</option>
-              ))}
-              <option value={OTHER}>Other make</option>
-            </select>
-          )}
-        </Field>
-        <Field
+        <SelectField
+          label="Make"
+          error={errors.make?.message}
+          field={register('make', { onChange: () => setValue('model', '') })}
+          choose="Choose the make"
+          options={[...MAKE_NAMES, { value: OTHER, label: 'Other make' }]}
+        />
+        <SelectField
           label="Model"
           hint={make ? undefined : 'Choose the make first'}
           error={errors.model?.message}
-        >
-          {(control) => (
-            <select {...control} {...register('model')} disabled={!make} className="select w-full">
-              <option value="" disabled>
-                Choose the model
-              </option>
-              {modelsOf(make).map((model) => (
-                <option key={model}>{model}</option>
-              ))}
-              <option value={OTHER}>Other model</option>
-            </select>
-          )}
-        </Field>
+          field={register('model')}
+          disabled={!make}
+          choose="Choose the model"
+          options={[...modelsOf(make), { value: OTHER, label: 'Other model' }]}
+        />
       </div>
 
       {categoryFixed ? (
@@ -274,34 +158,19 @@ export function ListingForm({
           <p className="field-hint">A car stays in the category it was added to.</p>
         </div>
       ) : (
-        <Field label="Category" error={errors.category?.message}>
-          {(control) => (
-            <select {...control} {...register('category')} className="select w-full">
-              <option value="" disabled>
-                Choose a category
-              </option>
-              {CATEGORY_NAMES.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Category"
+          error={errors.category?.message}
+          field={register('category')}
+          choose="Choose a category"
+          options={CATEGORY_NAMES}
+        />
       )}
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Asking price (USD)" error={errors.reprice?.message}>
           {(control) => (
-            <input
-              {...control}
-              {...register('reprice', { valueAsNumber: true })}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="any"
-              className="input w-full"
-            />
+            <input {...control} {...register('reprice', { valueAsNumber: true })} {...priceInput} />
           )}
         </Field>
         <Field
@@ -310,15 +179,7 @@ export function ListingForm({
           error={errors.orprice?.message}
         >
           {(control) => (
-            <input
-              {...control}
-              {...register('orprice', { valueAsNumber: true })}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="any"
-              className="input w-full"
-            />
+            <input {...control} {...register('orprice', { valueAsNumber: true })} {...priceInput} />
           )}
         </Field>
         <Field label="Model year" error={errors.year?.message}>
@@ -355,64 +216,37 @@ export function ListingForm({
             />
           )}
         </Field>
-        <Field label="Condition" error={errors.condition?.message}>
-          {(control) => (
-            <select {...control} {...register('condition')} className="select w-full">
-              <option value="" disabled>
-                Choose the condition
-              </option>
-              {CONDITIONS.map((condition) => (
-                <option key={condition} value={condition}>
-                  {condition}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Body type (optional)" error={errors.bodyType?.message}>
-          {(control) => (
-            <select {...control} {...register('bodyType', orNull)} className="select w-full">
-              <option value="">Not given</option>
-              {BODY_TYPES.map((type) => (
-                <option key={type}>{type}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Fuel (optional)" error={errors.fuel?.message}>
-          {(control) => (
-            <select {...control} {...register('fuel', orNull)} className="select w-full">
-              <option value="">Not given</option>
-              {FUELS.map((fuel) => (
-                <option key={fuel} value={fuel}>
-                  {FUEL_LABELS[fuel]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Gearbox (optional)" error={errors.transmission?.message}>
-          {(control) => (
-            <select {...control} {...register('transmission', orNull)} className="select w-full">
-              <option value="">Not given</option>
-              {TRANSMISSIONS.map((transmission) => (
-                <option key={transmission} value={transmission}>
-                  {TRANSMISSION_LABELS[transmission]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Colour (optional)" error={errors.colour?.message}>
-          {(control) => (
-            <select {...control} {...register('colour', orNull)} className="select w-full">
-              <option value="">Not given</option>
-              {COLOURS.map((colour) => (
-                <option key={colour}>{colour}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Condition"
+          error={errors.condition?.message}
+          field={register('condition')}
+          choose="Choose the condition"
+          options={CONDITIONS}
+        />
+        <SelectField
+          label="Body type (optional)"
+          error={errors.bodyType?.message}
+          field={register('bodyType', orNull)}
+          options={BODY_TYPES}
+        />
+        <SelectField
+          label="Fuel (optional)"
+          error={errors.fuel?.message}
+          field={register('fuel', orNull)}
+          options={FUEL_OPTIONS}
+        />
+        <SelectField
+          label="Gearbox (optional)"
+          error={errors.transmission?.message}
+          field={register('transmission', orNull)}
+          options={TRANSMISSION_OPTIONS}
+        />
+        <SelectField
+          label="Colour (optional)"
+          error={errors.colour?.message}
+          field={register('colour', orNull)}
+          options={COLOURS}
+        />
         <LocationControl control={control} error={errors.location?.message} />
         <Field
           label="VIN (optional)"
@@ -461,42 +295,14 @@ export function ListingForm({
 
       <PhotosControl control={control} uploads={uploads} />
 
-      <div className="flex flex-col gap-3 border-t border-base-300 pt-5 sm:flex-row sm:items-center">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={busy || waiting > 0}
-          aria-disabled={blockedReason ? true : undefined}
-          aria-busy={busy || undefined}
-          aria-describedby={
-            blockedReason ? `${id}-blocked` : waiting > 0 ? `${id}-waiting` : undefined
-          }
-        >
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {busy ? busyLabel : submitLabel}
-        </button>
-        {onCancel && (
-          <button
-            type="button"
-            className="button button-outline"
-            onClick={onCancel}
-            disabled={busy}
-          >
-            Cancel
-          </button>
-        )}
-        {blockedReason && (
-          <p id={`${id}-blocked`} className="text-sm text-muted">
-            {blockedReason}
-          </p>
-        )}
-        {waiting > 0 && !blockedReason && (
-          <p id={`${id}-waiting`} className="text-sm text-muted">
-            Wait until {waiting === 1 ? 'the photo has' : `${waiting} photos have`} finished
-            uploading.
-          </p>
-        )}
-      </div>
+      <ListingFormActions
+        busy={busy}
+        waiting={waiting}
+        submitLabel={submitLabel}
+        busyLabel={busyLabel}
+        blockedReason={blockedReason}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

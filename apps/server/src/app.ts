@@ -50,6 +50,8 @@ import { sweepPayments } from './modules/payments/sweeper.ts';
 import { runAlerts, startAlertWorker, type AlertDeps } from './modules/saved/alerts.ts';
 import { savedRoutes } from './modules/saved/saved.routes.ts';
 import { subscribeSaved } from './modules/saved/saved.subscribers.ts';
+import { subscribeMessages } from './modules/messages/messages.subscribers.ts';
+import { subscribeListings } from './modules/listings/listings.subscribers.ts';
 import { unsubscribeTokens } from './modules/saved/unsubscribe.ts';
 import { createSandboxGateway, type SandboxGateway } from './adapters/sandbox-gateway.ts';
 import { createStripeGateway } from './adapters/stripe-gateway.ts';
@@ -228,9 +230,11 @@ export async function buildApp({
   app.addHook('onClose', () => live.close());
   // What the core publishes and who hears it (decision 026). Subscribers run in the order they
   // subscribe here, which is the lock order where several share a transaction (an account's
-  // deletion: saved rows first, as the alert worker takes them).
+  // deletion: saved rows first, as the alert worker takes them, then conversations, then cars).
   const events = new DomainEvents();
   subscribeSaved(events);
+  subscribeMessages(events, live);
+  subscribeListings(events, mailer);
 
   const auth = createAuth({
     log: app.log,
@@ -376,7 +380,7 @@ export async function buildApp({
         await api.register(bookingRoutes, {
           db: database.db,
           mail: mailSender,
-          live,
+          events,
           requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
         });
         await api.register(sellerRoutes, { db: database.db, events, storage, mailer, config });
@@ -384,7 +388,6 @@ export async function buildApp({
           db: database.db,
           events,
           mailer,
-          live,
           holdDays: config.DELETED_ACCOUNT_HOLD_DAYS,
         });
         await api.register(messageRoutes, { deps: messagesDeps });

@@ -15,7 +15,6 @@ import { currentUser, guard } from '../../plugins/auth.ts';
 import { adminPolicy } from './admin.policy.ts';
 import { presentAdminUser, presentAuditEntry } from './admin.presenter.ts';
 import type { Mailer } from '../../adapters/mail.ts';
-import type { LiveHub } from '../messages/live.ts';
 import {
   carsOfUser,
   deleteUser,
@@ -32,10 +31,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   /** Where a removed car or a deleted account is told (decision 026). */
   events: DomainEvents;
   mailer: Mailer;
-  live: LiveHub;
   /** DELETED_ACCOUNT_HOLD_DAYS: how long a deleted account keeps its address. */
   holdDays: number;
-}> = async (app, { db, events, mailer, live, holdDays }) => {
+}> = async (app, { db, events, mailer, holdDays }) => {
   const adminOnly = [app.authenticate, guard(adminPolicy.canAdminister)];
 
   app.get(
@@ -86,11 +84,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await deleteUser(db, mailer, currentUser(request), request.params.id, {
-        holdDays,
-        live,
-        events,
-      });
+      await deleteUser(db, mailer, currentUser(request), request.params.id, { holdDays, events });
       return { acknowledged: true as const, deletedCount: 1 };
     },
   );

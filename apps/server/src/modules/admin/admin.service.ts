@@ -10,7 +10,6 @@ import type { Mailer } from '../../adapters/mail.ts';
 import { userPolicy } from '../users/users.policy.ts';
 import { lockCar, notifyClosed, removeCar } from '../listings/lifecycle.ts';
 import { listingsOfSeller } from '../listings/seller.service.ts';
-import type { LiveHub } from '../messages/live.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
 
 /** A page of the admin's people list, prepared once for each of its four shapes. */
@@ -144,7 +143,7 @@ export async function deleteUser(
   mailer: Mailer,
   actor: SessionUser,
   id: string,
-  options: { holdDays: number; live: LiveHub; events: DomainEvents },
+  options: { holdDays: number; events: DomainEvents },
 ): Promise<void> {
   await deleteAccount(db, mailer, { by: 'admin', actor }, id, options);
 }

@@ -142,7 +142,6 @@ export function createAuth({
           try {
             await deleteAccount(db, mailer, { by: 'self' }, person.id, {
               holdDays: config.DELETED_ACCOUNT_HOLD_DAYS,
-              live,
               events,
             });
           } catch (error) {

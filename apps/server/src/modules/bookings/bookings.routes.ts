@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { MailSender } from '../mail/mail-queue.ts';
-import type { LiveHub } from '../messages/live.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 import { presentBookedItem, presentBooking, presentReceipt } from './bookings.presenter.ts';
 import {
@@ -33,10 +33,11 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
   db: Db;
   /** Sends the booking's queued notices once it commits. */
   mail: MailSender;
-  live: LiveHub;
+  /** Where a booking is told (decision 026): its line in the buyer's conversation. */
+  events: DomainEvents;
   /** REQUIRE_VERIFIED_EMAIL: booking waits for a confirmed address. */
   requireVerifiedEmail: boolean;
-}> = async (app, { db, mail, live, requireVerifiedEmail }) => {
+}> = async (app, { db, mail, events, requireVerifiedEmail }) => {
   app.post(
     '/category',
     {
@@ -55,7 +56,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
       const { id } = await createBooking(
         db,
         mail,
-        live,
+        events,
         currentUser(request),
         request.body,
         request.headers['idempotency-key'],

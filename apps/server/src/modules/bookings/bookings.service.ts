@@ -5,12 +5,10 @@ import { prepared } from '../../db/prepared.ts';
 import { booking, listing, user } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { DomainEvents } from '../../lib/events.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { queueMail, type MailSender } from '../mail/mail-queue.ts';
 import { cancelPendingBooking } from '../listings/lifecycle.ts';
-import { noteBooking } from '../messages/conversation-news.ts';
-import type { LiveEnvelope } from '../messages/live-events.ts';
-import type { LiveHub } from '../messages/live.ts';
 import { bookingPolicy } from './bookings.policy.ts';
 
 const bookingWithCar = {
@@ -43,7 +41,7 @@ function selectBookings(db: Db) {
 export async function createBooking(
   db: Db,
   mail: MailSender,
-  live: LiveHub,
+  events: DomainEvents,
   actor: SessionUser,
   input: CreateBookingInput,
   requestKey: string | undefined,
@@ -76,9 +74,9 @@ export async function createBooking(
 
   const price = formatMoney(car.repriceCents, car.currency);
   let id: string;
-  let told: LiveEnvelope[];
+  let afterCommit: () => Promise<void>;
   try {
-    ({ id, told } = await db.transaction(async (tx) => {
+    ({ id, afterCommit } = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(booking)
         .values({
@@ -93,10 +91,11 @@ export async function createBooking(
           requestKey,
         })
         .returning({ id: booking.id });
-      const told = await noteBooking(tx, {
-        id: row!.id,
-        listingId: car.id,
-        buyer: actor,
+      // A conversation the buyer had about the car shows the booking (messages subscribes).
+      const afterCommit = await events.publish(tx, 'booking.created', {
+        bookingId: row!.id,
+        carId: car.id,
+        buyer: { id: actor.id, name: actor.name },
         priceCents: car.repriceCents,
         currency: car.currency,
         location: input.userLocation,
@@ -116,7 +115,7 @@ export async function createBooking(
           text: `Hello ${actor.name},\n\nYour booking of the ${car.name} at ${price} is in. Pay for it from My Orders to make the car yours; until then other buyers can still book it.`,
         },
       );
-      return { id: row!.id, told };
+      return { id: row!.id, afterCommit };
     }));
   } catch (error) {
     // The same request twice at once: the one that lost answers what the winner booked.
@@ -144,7 +143,7 @@ export async function createBooking(
   }
 
   mail.kick();
-  for (const envelope of told) live.publish(envelope);
+  await afterCommit();
   return { id };
 }
 

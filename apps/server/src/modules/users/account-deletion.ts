@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { DELETED_USER_NAME, firstRole, type Role } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { account, booking, listing, session, user } from '../../db/schema.ts';
@@ -6,10 +6,6 @@ import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
-import { cancelBookingsOfBuyer, notifyClosed, removeCarsOfSeller } from '../listings/lifecycle.ts';
-import { closeConversationsOf } from '../messages/conversation-news.ts';
-import type { LiveHub } from '../messages/live.ts';
-import { forgetSavesOf } from '../saved/tracking-events.ts';
 import { addressFreeFrom, longDate } from '../auth/deleted-accounts.ts';
 import { userPolicy } from './users.policy.ts';
 
@@ -38,13 +34,17 @@ export type DeletionRequest =
  *
  * Then the people affected are mailed: buyers whose bookings closed, sellers whose bookings were
  * cancelled, and the person, when they deleted their own account.
+ *
+ * The saved items, the conversations and the cars and bookings are each their module's part:
+ * this publishes `account.deleted` (decision 026) and saved, messages and listings, subscribed in
+ * that order in app.ts (the lock order), do theirs in this transaction.
  */
 export async function deleteAccount(
   db: Db,
   mailer: Mailer,
   asked: DeletionRequest,
   targetId: string,
-  options: { holdDays: number; live: LiveHub; events: DomainEvents },
+  options: { holdDays: number; events: DomainEvents },
 ): Promise<void> {
   const [target] = await db
     .select()
@@ -67,29 +67,10 @@ export async function deleteAccount(
     await tx.delete(session).where(eq(session.userId, target.id));
     // better-auth's delete-user would remove these after this commits; here they go with the rest.
     if (self) await tx.delete(account).where(eq(account.userId, target.id));
-    await forgetSavesOf(tx, target.id);
-    const conversationsClosed = await closeConversationsOf(tx, target.id);
-
-    // Their cars that were still for sale leave the market; bookings of them close.
-    const closedByCar = await removeCarsOfSeller(tx, options.events, target.id);
-    // Their own open bookings are cancelled, and any car they held is freed.
-    const cancelled = await cancelBookingsOfBuyer(tx, target.id);
-    const sellersTold = cancelled.length
-      ? await tx
-          .select({ email: user.email, name: user.name, carName: listing.name })
-          .from(listing)
-          .innerJoin(user, eq(user.id, listing.sellerId))
-          .where(
-            and(
-              inArray(
-                listing.id,
-                cancelled.map((b) => b.listingId),
-              ),
-              ne(user.id, target.id),
-              isNull(user.deletedAt),
-            ),
-          )
-      : [];
+    // Saved cars and searches go; conversations close; cars on sale leave the market and their
+    // bookings close; the person's open bookings are cancelled and any car they held is freed.
+    const deletion = { userId: target.id, outcome: { carsRemoved: 0, bookingsCancelled: 0 } };
+    const afterCommit = await options.events.publish(tx, 'account.deleted', deletion);
 
     // The records stay for the other party, without the person in them.
     await tx
@@ -112,27 +93,16 @@ export async function deleteAccount(
         role: firstRole(target.roles),
         roles: target.roles,
         self,
-        carsRemoved: closedByCar.length,
-        bookingsCancelled: cancelled.length,
+        carsRemoved: deletion.outcome.carsRemoved,
+        bookingsCancelled: deletion.outcome.bookingsCancelled,
       },
     });
-    return { closedByCar, sellersTold, conversationsClosed };
+    return { afterCommit, carsRemoved: deletion.outcome.carsRemoved };
   });
-  for (const envelope of effects.conversationsClosed) options.live.publish(envelope);
-  options.live.endStreamsOf(target.id);
 
   await Promise.allSettled([
-    ...effects.closedByCar.map(({ carName, closed }) =>
-      notifyClosed(mailer, carName, closed, 'seller-deleted'),
-    ),
-    ...effects.sellersTold.map((seller) =>
-      mailer.send({
-        to: seller.email,
-        subject: `A booking of ${seller.carName} was cancelled`,
-        text: `Hello ${seller.name},\n\nA booking of your ${seller.carName} was cancelled because the buyer's account was closed. Your car stays on sale.`,
-      }),
-    ),
-    ...(self ? [mailer.send(goodbye(target, effects.closedByCar.length, options.holdDays))] : []),
+    effects.afterCommit(),
+    ...(self ? [mailer.send(goodbye(target, effects.carsRemoved, options.holdDays))] : []),
   ]);
 }
 

@@ -18,6 +18,7 @@ export default defineConfig({
           exclude: [
             'apps/server/src/config.test.ts',
             'apps/server/src/lib/cursor.test.ts',
+            'apps/server/src/module-graph.test.ts',
             'apps/server/src/modules/system/start.test.ts',
           ],
           setupFiles: ['apps/server/src/test/setup.ts'],
@@ -34,6 +35,7 @@ export default defineConfig({
             'apps/web/src/**/*.test.ts',
             'apps/server/src/config.test.ts',
             'apps/server/src/lib/cursor.test.ts',
+            'apps/server/src/module-graph.test.ts',
             'apps/server/src/modules/system/start.test.ts',
             'scripts/config-doc.test.mjs',
           ],

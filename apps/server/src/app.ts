@@ -18,7 +18,7 @@ import { createResponseSerializer } from './lib/serializer.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { releaseDeletedEmails } from './modules/auth/deleted-accounts.ts';
+import { releaseDeletedEmails } from './modules/users/deleted-accounts.ts';
 import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
 import { scryptPasswords, type PasswordHashing } from './modules/auth/passwords.ts';
 import { createMailSender } from './modules/mail/mail-queue.ts';
@@ -41,6 +41,7 @@ import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { placeRoutes } from './modules/places/places.routes.ts';
 import { createSearchBudget } from './modules/search/search-budget.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { searchListings } from './modules/search/search.service.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { sweepUnusedUploads } from './modules/uploads/uploads.service.ts';
@@ -372,7 +373,11 @@ export async function buildApp({
           background,
         });
         await api.register(userRoutes, { db: database.db, tokens });
-        await api.register(categoryRoutes, { db: database.db, budget: searchBudget });
+        await api.register(categoryRoutes, {
+          db: database.db,
+          budget: searchBudget,
+          search: searchListings,
+        });
         await api.register(listingRoutes, { db: database.db });
         await api.register(searchRoutes, { budget: searchBudget });
         await api.register(savedRoutes, { db: database.db, unsubscribe });

@@ -31,7 +31,7 @@ import {
   deletedAccountSignUpMessage,
   heldByDeletedAccount,
   releaseDeletedEmails,
-} from './deleted-accounts.ts';
+} from '../users/deleted-accounts.ts';
 import type { KnownBrowsers } from './known-browsers.ts';
 import { signInLimits } from './sign-in-limits.ts';
 

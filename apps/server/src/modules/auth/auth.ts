@@ -15,7 +15,7 @@ import type { DomainEvents } from '../../lib/events.ts';
 import type { LiveHub } from '../messages/live.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
-import { deletedAccountSignInMessage } from './deleted-accounts.ts';
+import { deletedAccountSignInMessage } from '../users/deleted-accounts.ts';
 import type { PasswordHashing } from './passwords.ts';
 import {
   emailChangeConfirmation,

@@ -4,8 +4,7 @@ import { account, session } from '../../db/schema.ts';
 
 /*
  * The reads the settings calls of the auth route make beside better-auth's own (decision 016):
- * a person's own session by id, their password's hash, their live sessions; and when a session
- * ends, which the bearer tokens it mints do not outlive.
+ * a person's own session by id, their password's hash, their live sessions.
  */
 
 /** The token better-auth revokes a session by, if the session is the person's own; else null. */
@@ -19,19 +18,6 @@ export async function ownSessionToken(
     .from(session)
     .where(and(eq(session.id, sessionId), eq(session.userId, userId)));
   return own?.token ?? null;
-}
-
-/** When the person's session ends, or null when it is not theirs. */
-export async function sessionExpiresAt(
-  db: Db,
-  userId: string,
-  sessionId: string,
-): Promise<Date | null> {
-  const [own] = await db
-    .select({ expiresAt: session.expiresAt })
-    .from(session)
-    .where(and(eq(session.id, sessionId), eq(session.userId, userId)));
-  return own?.expiresAt ?? null;
 }
 
 /** The hash of the person's password, or null for an account without one (Google only). */

@@ -10,14 +10,19 @@ import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { presentListingCard } from '../listings/listings.presenter.ts';
 import type { SearchBudget } from '../search/search-budget.ts';
-import { searchListings } from '../search/search.service.ts';
+import type { searchListings } from '../search/search.service.ts';
 import { presentCategory, presentCategorySummary } from './categories.presenter.ts';
 import { findCategory, listCategories } from './categories.service.ts';
 
-export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db; budget: SearchBudget }> = async (
-  app,
-  { db, budget },
-) => {
+export const categoryRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  budget: SearchBudget;
+  /**
+   * The search (a feature), handed in by app.ts: a core module imports no feature (decision 026),
+   * and a category's page is a search of it.
+   */
+  search: typeof searchListings;
+}> = async (app, { db, budget, search }) => {
   app.get(
     '/category',
     {
@@ -57,8 +62,8 @@ export const categoryRoutes: FastifyPluginAsyncZod<{ db: Db; budget: SearchBudge
       const found = await findCategory(db, request.params.id);
       if (!found) throw notFound('That category');
       // A page of a category is a search of it, and counts against the same budget.
-      const page = await budget.run(request, (search) =>
-        searchListings(search, {
+      const page = await budget.run(request, (searchDb) =>
+        search(searchDb, {
           category: found.id,
           sort: 'newest',
           limit: request.query.limit,

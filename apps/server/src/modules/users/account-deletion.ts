@@ -6,7 +6,7 @@ import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
-import { addressFreeFrom, longDate } from '../auth/deleted-accounts.ts';
+import { addressFreeFrom, longDate } from './deleted-accounts.ts';
 import { userPolicy } from './users.policy.ts';
 
 /** Who asks for a deletion: an admin (from the user lists), or the person themself (My account). */

@@ -17,10 +17,15 @@ import type { Db } from '../../db/client.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { AccessTokens } from '../auth/access-token.ts';
-import { sessionExpiresAt } from '../auth/settings.service.ts';
 import { userPolicy } from './users.policy.ts';
 import { presentRoles } from './users.presenter.ts';
-import { addRole, ensureRole, rolesOfEmail, setSignupRole } from './users.service.ts';
+import {
+  addRole,
+  ensureRole,
+  rolesOfEmail,
+  sessionExpiresAt,
+  setSignupRole,
+} from './users.service.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 
 export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }> = async (

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { firstRole, type Role, type SignupRole } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
-import { user } from '../../db/schema.ts';
+import { session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -87,4 +87,20 @@ export async function addRole(db: Db, actor: SessionUser, role: SignupRole): Pro
     if (!current) throw notFound('Your account');
     return current.roles;
   });
+}
+
+/**
+ * When the person's session ends, or null when it is not theirs: the bearer tokens it mints
+ * (GET /api/jwt) do not outlive it.
+ */
+export async function sessionExpiresAt(
+  db: Db,
+  userId: string,
+  sessionId: string,
+): Promise<Date | null> {
+  const [own] = await db
+    .select({ expiresAt: session.expiresAt })
+    .from(session)
+    .where(and(eq(session.id, sessionId), eq(session.userId, userId)));
+  return own?.expiresAt ?? null;
 }

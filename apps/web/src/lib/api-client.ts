@@ -81,7 +81,9 @@ export function apiErrorOf(status: number, body: unknown, fallback = FALLBACK_ME
         named(field),
         named(bookingId),
         named(reservedUntil),
-        typeof retryAfterSeconds === 'number' ? retryAfterSeconds : undefined,
+        // As the server sent it (a number of seconds): this file counts against the home page's
+        // budget to the byte, and its readers put a floor under it.
+        retryAfterSeconds as number | undefined,
       )
     : new ApiError(
         CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad-request'),

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from './api-client';
-import { createQueryClient, shouldRetry } from './query-client';
+import { createQueryClient } from './query-client';
+import { shouldRetry } from './should-retry';
 
 describe('query client', () => {
   afterEach(() => {

@@ -1,14 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-import { ApiError } from './api-client';
-
-const MAX_RETRIES = 3;
-
-/** Retries failed fetches, except answers that another try cannot change (4xx). */
-export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < MAX_RETRIES;
-}
+import { shouldRetry } from './should-retry';
 
 /**
  * One query client per browser tab (and one per prerendered page). Spec section 9's retries 1 s,

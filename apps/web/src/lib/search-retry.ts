@@ -1,5 +1,5 @@
 import { ApiError } from './api-client';
-import { shouldRetry } from './query-client';
+import { shouldRetry } from './should-retry';
 
 /** Tries of a search the server keeps refusing for going too fast, before the page says so. */
 const BUSY_RETRIES = 10;

@@ -18,7 +18,6 @@ import { createResponseSerializer } from './lib/serializer.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { releaseDeletedEmails } from './modules/users/deleted-accounts.ts';
 import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
 import { scryptPasswords, type PasswordHashing } from './modules/auth/passwords.ts';
 import { createMailSender } from './modules/mail/mail-queue.ts';
@@ -44,11 +43,10 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { searchListings } from './modules/search/search.service.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
-import { sweepUnusedUploads } from './modules/uploads/uploads.service.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import type { PaymentDeps } from './modules/payments/payment-deps.ts';
-import { sweepPayments } from './modules/payments/sweeper.ts';
-import { runAlerts, startAlertWorker, type AlertDeps } from './modules/saved/alerts.ts';
+import type { sweepPayments } from './modules/payments/sweeper.ts';
+import type { AlertDeps, runAlerts } from './modules/saved/alerts.ts';
 import { savedRoutes } from './modules/saved/saved.routes.ts';
 import { subscribeSaved } from './modules/saved/saved.subscribers.ts';
 import { subscribeMessages } from './modules/messages/messages.subscribers.ts';
@@ -60,11 +58,13 @@ import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { createMemoryBus, createRedisBus, LiveHub } from './modules/messages/live.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import type { MessagesDeps } from './modules/messages/message-writes.ts';
-import {
-  runMessageMail,
-  startMessageMailWorker,
-  type MessageMailDeps,
-} from './modules/messages/message-mail.ts';
+import { runMessageMail, type MessageMailDeps } from './modules/messages/message-mail.ts';
+import { alertJob } from './jobs/alerts.ts';
+import { deletedAccountsJob } from './jobs/deleted-accounts.ts';
+import { startJobs, stopJobs } from './jobs/job.ts';
+import { messageMailJob } from './jobs/message-mail.ts';
+import { paymentSweepJob } from './jobs/payment-sweep.ts';
+import { uploadSweepJob } from './jobs/upload-sweep.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export interface AppOptions {
@@ -289,17 +289,6 @@ export async function buildApp({
       return response.statusCode < 300;
     };
   }
-  const sweep = async () => {
-    // Events the sandbox still owes our webhook go first: they settle most of what is open.
-    if (gateway.provider === 'sandbox') await (gateway as SandboxGateway).redeliver();
-    return sweepPayments(paymentDeps);
-  };
-  background.every('payment sweep', config.PAYMENT_SWEEP_SECONDS * 1000, sweep);
-  const sweepUploads = () => sweepUnusedUploads(database.db, storage, undefined, app.log);
-  background.every('upload sweep', 60 * 60 * 1000, sweepUploads);
-  // Sign-up and sign-in free a held address on the spot; this frees the rest (a Google sign-in).
-  const releaseEmails = () => releaseDeletedEmails(database.db, config.DELETED_ACCOUNT_HOLD_DAYS);
-  background.every("freeing deleted accounts' addresses", 60 * 60 * 1000, releaseEmails);
   const unsubscribe = unsubscribeTokens(secret);
   const alertDeps: AlertDeps = {
     db: database.db,
@@ -310,7 +299,6 @@ export async function buildApp({
     digestHours: config.ALERT_DIGEST_HOURS,
     mailsPerDay: config.ALERT_MAILS_PER_DAY,
   };
-  startAlertWorker(alertDeps, config.ALERT_INTERVAL_MS, background);
 
   const messagesDeps: MessagesDeps = {
     db: database.db,
@@ -330,7 +318,19 @@ export async function buildApp({
     siteOrigin,
     delayMinutes: config.MESSAGE_MAIL_DELAY_MINUTES,
   };
-  startMessageMailWorker(messageMailDeps, config.ALERT_INTERVAL_MS, background);
+
+  // Every job (jobs/, decision 026), started one way; closing stops each, waiting for its run in
+  // progress, before the database closes (the onClose hook above runs after this one).
+  const paymentSweep = paymentSweepJob(paymentDeps, config.PAYMENT_SWEEP_SECONDS * 1000);
+  const uploadSweep = uploadSweepJob(database.db, storage, app.log);
+  const deletedAccounts = deletedAccountsJob(database.db, config.DELETED_ACCOUNT_HOLD_DAYS);
+  const alerts = alertJob(alertDeps, config.ALERT_INTERVAL_MS);
+  const messageMail = messageMailJob(messageMailDeps, config.ALERT_INTERVAL_MS);
+  const jobs = startJobs(
+    [paymentSweep, uploadSweep, deletedAccounts, alerts, messageMail],
+    background,
+  );
+  app.addHook('onClose', () => stopJobs(jobs));
 
   try {
     await database.withStartupLock(async () => {
@@ -422,10 +422,10 @@ export async function buildApp({
     mailer,
     auth,
     outboxDir,
-    payments: { deps: paymentDeps, sweep, sandboxWebhookSecret },
-    sweepUploads,
-    releaseDeletedEmails: releaseEmails,
-    runAlerts: () => runAlerts(alertDeps),
+    payments: { deps: paymentDeps, sweep: () => paymentSweep.run(), sandboxWebhookSecret },
+    sweepUploads: () => uploadSweep.run(),
+    releaseDeletedEmails: () => deletedAccounts.run(),
+    runAlerts: () => alerts.run(),
     runMessageMail: () => runMessageMail(messageMailDeps),
     live,
   };

@@ -24,7 +24,7 @@ function sourceFiles(dir: string): string[] {
     if (entry.isDirectory()) {
       return ['test', 'bench'].includes(entry.name) && dir === sourceRoot ? [] : sourceFiles(full);
     }
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.includes('.test') ? [full] : [];
   });
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Everything a server process does besides answering requests (decision 022): timed jobs (the
- * payment sweep, the alert worker ...) and work a request starts that outlives its answer (a
+ * Everything a server process does besides answering requests (decision 022): timed jobs
+ * (jobs/, decision 026: the payment sweep, the alert worker ...) and work a request starts that outlives its answer (a
  * sandbox event's delivery, queued mail, account mail). Closing stops the timers, starts nothing
  * new and waits for what is under way, so the database pool ends after the last query.
  */
@@ -51,9 +51,12 @@ export class BackgroundWork {
     return tracked;
   }
 
-  /** Runs `work` every `intervalMs`, one run at a time: a tick during a run is skipped. */
-  every(name: string, intervalMs: number, work: () => Promise<unknown>): void {
-    if (this.closed) return;
+  /**
+   * Runs `work` every `intervalMs`, one run at a time: a tick during a run is skipped. Answers a
+   * stop that ends the timer and waits for the run in progress (jobs/job.ts starts jobs so).
+   */
+  every(name: string, intervalMs: number, work: () => Promise<unknown>): () => Promise<void> {
+    if (this.closed) return async () => {};
     let current: Promise<void> | undefined;
     const timer = setInterval(() => {
       if (current) return;
@@ -63,6 +66,11 @@ export class BackgroundWork {
     }, intervalMs);
     timer.unref();
     this.timers.add(timer);
+    return async () => {
+      clearInterval(timer);
+      this.timers.delete(timer);
+      await current;
+    };
   }
 
   /** Stops the timers, refuses new work and waits for the work under way. */

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db } from '../../db/client.ts';
-import type { BackgroundWork } from '../../lib/background-work.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { deliverQueuedMail, queueMail } from '../mail/mail-queue.ts';
-import { pruneEvents } from './live-events.ts';
 
 /*
  * "New message about <car>" (issue 16): to a member who has left a written message unread for a
@@ -31,7 +29,7 @@ export const MAIL_EVERY_MINUTES = 60;
 /** Conversations claimed per transaction. */
 const BATCH = 200;
 /** Live events older than this are pruned (a stream away longer loads its lists again). */
-const EVENT_DAYS = 7;
+export const EVENT_DAYS = 7;
 
 type Side = 'buyer' | 'seller';
 
@@ -134,22 +132,4 @@ export async function runMessageMail(
   }
   await deliverQueuedMail(deps.db, deps.mailer, deps.log, stopping);
   return mailed;
-}
-
-/**
- * Runs the mail every `intervalMs` in this process (one run at a time) and prunes old events,
- * as background work: closing the server waits for a run under way.
- */
-export function startMessageMailWorker(
-  deps: MessageMailDeps,
-  intervalMs: number,
-  background: BackgroundWork,
-) {
-  let prunedAt = 0;
-  background.every('message mail run', intervalMs, async () => {
-    const prune = Date.now() - prunedAt > 60 * 60_000;
-    if (prune) prunedAt = Date.now();
-    await runMessageMail(deps, () => background.closing);
-    if (prune && !background.closing) await pruneEvents(deps.db, EVENT_DAYS);
-  });
 }

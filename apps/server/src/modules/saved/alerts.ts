@@ -1,4 +1,3 @@
-import type { BackgroundWork } from '../../lib/background-work.ts';
 import { deliverQueuedMail } from '../mail/mail-queue.ts';
 import { forgetPastDays } from './alert-allowance.ts';
 import type { AlertDeps, Sent } from './alert-mail.ts';
@@ -55,9 +54,4 @@ async function untilDone(step: () => Promise<Sent>, stopping: () => boolean) {
     sent += done.sent;
   }
   return sent;
-}
-
-/** Runs the worker every `intervalMs` in this process, one run at a time, as background work. */
-export function startAlertWorker(deps: AlertDeps, intervalMs: number, background: BackgroundWork) {
-  background.every('alert run', intervalMs, () => runAlerts(deps, () => background.closing));
 }

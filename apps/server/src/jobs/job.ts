@@ -1,0 +1,41 @@
+import type { BackgroundWork } from '../lib/background-work.ts';
+
+/**
+ * A job: work every server process runs on a timer besides answering requests (decision 026).
+ * Each is safe with several processes at once: its steps claim their rows (SKIP LOCKED, or a
+ * conditional update), so one process does each piece.
+ */
+export interface Job<Result = unknown> {
+  /** Names it in logs: "<name> failed". */
+  name: string;
+  /** How long from one run's start to the next's. */
+  intervalMs: number;
+  /**
+   * One run. `stopping()` turns true when the server closes: a run of several batches stops
+   * between them, and what is left waits for the next run, on any process. Tests call it for a
+   * one-shot run (`app.runAlerts()`).
+   */
+  run(stopping?: () => boolean): Promise<Result>;
+}
+
+/** A started job: `stop()` ends its timer and waits for the run in progress. */
+export interface RunningJob {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every job the one way: on its interval, one run at a time (a tick during a run is
+ * skipped), as background work, so closing the server waits for a run under way (decision 022).
+ */
+export function startJobs(jobs: Job[], background: BackgroundWork): RunningJob[] {
+  return jobs.map((job) => ({
+    name: job.name,
+    stop: background.every(job.name, job.intervalMs, () => job.run(() => background.closing)),
+  }));
+}
+
+/** Stops every job, each waiting for its run in progress: none touches the database after. */
+export async function stopJobs(running: RunningJob[]): Promise<void> {
+  await Promise.all(running.map((job) => job.stop()));
+}

@@ -67,7 +67,7 @@ await build({
 });
 
 /**
- * Node's options for a server on PostgreSQL, as README's "Scale it" gives them: a young generation
+ * Node's options for a server on PostgreSQL, as docs/operations.md gives them: a young generation
  * of 2 x 32 MB keeps a busy server's big answers from being promoted and growing the old one
  * (decision 019). The embedded run keeps Node's defaults, as `npm start` does.
  */

@@ -1,0 +1,74 @@
+// Setup shared by the payment tests (payments, holds-and-refunds).
+import { eq } from 'drizzle-orm';
+import { listing } from '../../db/schema.ts';
+import { register, TestClient } from '../../test/client.ts';
+import { validBooking } from '../../test/fixtures.ts';
+import { type TestApp } from '../../test/test-app.ts';
+
+export const VISA = {
+  number: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getFullYear() + 2,
+  cvc: '123',
+};
+
+export async function book(app: TestApp, listingId: string) {
+  const buyer = await register(app);
+  const response = await buyer.post('/api/category', validBooking(listingId));
+  const { insertedId } = (await response.json()) as { insertedId: string };
+  return Object.assign(buyer, { bookingId: insertedId });
+}
+
+export async function startPaying(client: TestClient, bookingId: string) {
+  const response = await client.post('/api/create-payment-intent', { bookingId, price: 1 });
+  return {
+    response,
+    body: (await response.clone().json()) as {
+      clientSecret: string;
+      amount: number;
+      currency: string;
+    },
+  };
+}
+
+/** `POST /api/payments/hold`: what the payment page asks as the card form is sent. */
+export async function hold(client: TestClient, bookingId: string) {
+  const response = await client.post('/api/payments/hold', { bookingId });
+  return {
+    response,
+    body: (await response.clone().json()) as { reservedUntil: string },
+  };
+}
+
+export async function carRow(app: TestApp, id: string) {
+  return (await app.database.db.select().from(listing).where(eq(listing.id, id)))[0]!;
+}
+
+export async function confirmCard(app: TestApp, clientSecret: string, card = VISA) {
+  const response = await new TestClient(app).post('/api/payments/sandbox/confirm', {
+    clientSecret,
+    card,
+    billingDetails: { name: 'Bea Buyer', email: 'bea@example.com' },
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      paymentIntent?: { id: string; status: string };
+      error?: { type: string; code: string; message: string; decline_code?: string };
+    },
+  };
+}
+
+/** Waits for the sandbox's asynchronous webhook to have done its work. */
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() - started > timeoutMs) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -26,7 +26,7 @@ import {
 } from './account-mail.ts';
 
 export const SESSION_DAYS = 7;
-/** Set by auth.routes.ts on every request it hands better-auth (a client's own is replaced). */
+/** Set by better-auth-bridge.ts on every request it hands better-auth (a client's own is replaced). */
 export const CLIENT_IP_HEADER = 'x-carmarket-client-ip';
 /** How long an email sign-in link works. */
 export const EMAIL_LINK_MINUTES = 15;
@@ -154,7 +154,7 @@ export function createAuth({
       expiresIn: SESSION_DAYS * 24 * 3600,
       updateAge: 24 * 3600,
       // No "fresh session" rule: it would hide the devices list from a session older than a
-      // day. Deleting an account asks for the password or a mailed link instead (auth.routes.ts).
+      // day. Deleting an account asks for the password or a mailed link instead (account-flows.ts).
       freshAge: 0,
     },
     emailVerification: {

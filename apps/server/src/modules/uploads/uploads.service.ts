@@ -126,7 +126,7 @@ export async function sweepUnusedUploads(
       and(
         lt(upload.createdAt, before),
         sql`not exists (select 1 from ${listing}, jsonb_array_elements(${listing.images}) as image where image->>'url' = ${MEDIA_PREFIX} || ${upload.key})`,
-        // A profile photo is kept as its thumbnail's address (auth.routes.ts sets it so).
+        // A profile photo is kept as its thumbnail's address (account-flows.ts sets it so).
         sql`${MEDIA_PREFIX} || ${upload.thumbKey} not in (select ${user.image} from ${user} where ${user.image} is not null)`,
       ),
     )

@@ -29,10 +29,21 @@ export interface RunningJob {
  * skipped), as background work, so closing the server waits for a run under way (decision 022).
  */
 export function startJobs(jobs: Job[], background: BackgroundWork): RunningJob[] {
-  return jobs.map((job) => ({
-    name: job.name,
-    stop: background.every(job.name, job.intervalMs, () => job.run(() => background.closing)),
-  }));
+  return jobs.map((job) => {
+    // Stopped by stopJobs (which closing the server calls before the background work closes)
+    // or by the background work closing: either way a run in progress stops between batches.
+    let stopped = false;
+    const stopTimer = background.every(job.name, job.intervalMs, () =>
+      job.run(() => stopped || background.closing),
+    );
+    return {
+      name: job.name,
+      stop: () => {
+        stopped = true;
+        return stopTimer();
+      },
+    };
+  });
 }
 
 /** Stops every job, each waiting for its run in progress: none touches the database after. */

@@ -62,9 +62,11 @@ export const nothingToGiveBack: GiveBack = async () => {};
 
 /**
  * The one rate-limit primitive (sign-in, sign-up, mail, messages): counts one attempt against
- * every limit before it is made, all at once, so parallel requests cannot all slip under a
- * limit. When one is spent, its counts go back and the first spent limit's 429 is thrown; else
- * it answers how to give them back (an attempt refused or failed afterwards need not count).
+ * each limit in order before it is made, so parallel requests cannot all slip under a limit.
+ * It stops at the first spent limit: its count and those before it go back and its 429 is
+ * thrown, and the limits after it are not touched, so a flood refused on its address's limit
+ * does not raise the account's (decision 012; put the narrowest limit first). Else it answers
+ * how to give the counts back (an attempt refused or failed afterwards need not count).
  * `unavailable` words the 503 while the shared counters are away.
  */
 export async function spend(
@@ -72,22 +74,28 @@ export async function spend(
   limits: Limit[],
   options: { unavailable?: string } = {},
 ): Promise<GiveBack> {
-  let states: Array<{ count: number; resetAt: number }>;
-  try {
-    states = await Promise.all(limits.map((limit) => counters.hit(limit.key, limit.windowMs)));
-  } catch (error) {
-    if (options.unavailable && error instanceof AppError && error.statusCode === 503) {
-      throw new AppError(503, 'unavailable', options.unavailable, { retryAfterSeconds: 30 });
-    }
-    throw error;
-  }
+  const taken: string[] = [];
   const giveBack: GiveBack = async () => {
-    await Promise.all(limits.map((limit) => counters.undo(limit.key))).catch(() => undefined);
+    await Promise.all(taken.map((key) => counters.undo(key))).catch(() => undefined);
   };
-  const over = limits.findIndex((limit, index) => states[index]!.count > limit.max);
-  if (over === -1) return giveBack;
-  await giveBack();
-  throw tooManyRequests(states[over]!.resetAt, limits[over]!.message);
+  for (const limit of limits) {
+    let state: { count: number; resetAt: number };
+    try {
+      state = await counters.hit(limit.key, limit.windowMs);
+    } catch (error) {
+      await giveBack();
+      if (options.unavailable && error instanceof AppError && error.statusCode === 503) {
+        throw new AppError(503, 'unavailable', options.unavailable, { retryAfterSeconds: 30 });
+      }
+      throw error;
+    }
+    taken.push(limit.key);
+    if (state.count > limit.max) {
+      await giveBack();
+      throw tooManyRequests(state.resetAt, limit.message);
+    }
+  }
+  return giveBack;
 }
 
 /** Runs a counted attempt; when it throws (refused or failed), the counts go back. */

@@ -52,7 +52,7 @@ export interface AuthDeps {
   trustedOrigins: () => string[];
   /** The site's own origin, for links in mail: never taken from a request. */
   siteOrigin: () => string;
-  /** Live conversations: a deleted account's close, and its streams end. */
+  /** Live conversations: a signed-out session's streams end. */
   live: LiveHub;
   /** Where a deleted account is told (decision 026). */
   events: DomainEvents;

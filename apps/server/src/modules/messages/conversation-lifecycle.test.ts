@@ -26,7 +26,7 @@ describe('talking to the seller', () => {
   let admin: TestClient;
   beforeAll(async () => {
     // The demo seller writes a lot here, and buyers with unconfirmed addresses ask about several
-    // cars; the limits have tests of their own below.
+    // cars; the limits have tests of their own (message-limits.test.ts).
     app = await startTestApp({
       env: {
         ...env,

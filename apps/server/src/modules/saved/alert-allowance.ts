@@ -7,7 +7,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
  * upsert that locks the row, so every process counts on the same row; the alert worker takes
  * rows in user id order, so two workers never wait on each other in a cycle. Past the limit a
  * person's mail is held: their searches' matches stay unsent and their notices are listed on the
- * row, and all of it goes in one mail once the day is over (sendHeldAlerts in alerts.ts).
+ * row, and all of it goes in one mail once the day is over (sendHeldAlerts in held-alerts.ts).
  */
 
 /** Today as the limit counts days: in UTC, whatever the session's time zone. */

@@ -59,7 +59,7 @@ export function matchKeysOf(query: SearchQuery): string[] {
 export const carMatchKeysSql = (car: string) =>
   `array[${car}.make || '|' || ${car}.model, ${car}.make || '|*', 'body:' || coalesce(${car}.body_type, ''), 'fuel:' || coalesce(${car}.fuel, ''), '*']`;
 
-/** A search's filters as saved_search columns, for matching new cars (alerts.ts). */
+/** A search's filters as saved_search columns, for matching new cars (alert-matching.ts). */
 export function criteriaOf(query: SearchQuery) {
   const origin = originOf(query);
   const text = query.q ? textQueryOf(query.q) : null;

@@ -92,6 +92,8 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
         // A turn in this process's searches, waited for no longer than a search may run.
         const leave = await gate.enter(who, timeoutMs);
         if (!leave) {
+          // Not run, so not counted: the web app tries a 503 again, and those tries are free.
+          await counters.undo(minuteKey).catch(() => {});
           throw new AppError(
             503,
             'unavailable',

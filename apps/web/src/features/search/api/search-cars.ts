@@ -6,7 +6,7 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 
-import { api, type ApiError } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { isBusyRefusal, retrySearch, searchRetryDelay } from '../../../lib/search-retry';
 import { searchKeys } from './query-keys';
 
@@ -17,7 +17,7 @@ const QUIET_WAIT_SECONDS = 3;
  * Whether the page should say why new results are slow to come: a refusal whose wait is long
  * (a minute's searches spent) or that keeps coming back. A short one passes unseen.
  */
-export function isLongWait(failureCount: number, error: unknown): error is ApiError {
+export function isLongWait(failureCount: number, error: unknown): boolean {
   return (
     isBusyRefusal(error) &&
     ((error.retryAfterSeconds ?? 1) > QUIET_WAIT_SECONDS || failureCount >= QUIET_WAIT_SECONDS)
@@ -29,7 +29,7 @@ export function isLongWait(failureCount: number, error: unknown): error is ApiEr
  * wait is short. A minute's searches spent wait at most the rest of the minute.
  */
 export function searchWaitNote(failureCount: number, error: unknown): string | null {
-  if (!isLongWait(failureCount, error)) return null;
+  if (!isBusyRefusal(error) || !isLongWait(failureCount, error)) return null;
   const seconds = error.retryAfterSeconds ?? 1;
   if (seconds <= QUIET_WAIT_SECONDS) {
     return 'You have several searches running at once. New results follow in a moment, by themselves.';

@@ -17,6 +17,7 @@ export default defineConfig({
           // No database: config is parsed, and `npm start` always runs on the embedded one.
           exclude: [
             'apps/server/src/config.test.ts',
+            'apps/server/src/jobs/job.test.ts',
             'apps/server/src/lib/cursor.test.ts',
             'apps/server/src/module-graph.test.ts',
             'apps/server/src/modules/system/start.test.ts',
@@ -34,6 +35,7 @@ export default defineConfig({
             'packages/shared/src/**/*.test.ts',
             'apps/web/src/**/*.test.ts',
             'apps/server/src/config.test.ts',
+            'apps/server/src/jobs/job.test.ts',
             'apps/server/src/lib/cursor.test.ts',
             'apps/server/src/module-graph.test.ts',
             'apps/server/src/modules/system/start.test.ts',

@@ -22,8 +22,11 @@ export function SelectField({
   label: ReactNode;
   hint?: ReactNode;
   error?: string | undefined;
-  /** What the form's `register()` answered for the field. */
-  field: UseFormRegisterReturn;
+  /**
+   * Registers the field (`() => register('make')`): called as the select renders, so fields
+   * register in the order they show and the first one with an error takes focus.
+   */
+  field: () => UseFormRegisterReturn;
   options: readonly SelectOption[];
   choose?: string;
   disabled?: boolean;
@@ -31,7 +34,7 @@ export function SelectField({
   return (
     <Field label={label} hint={hint} error={error}>
       {(control) => (
-        <select {...control} {...field} disabled={disabled} className="select w-full">
+        <select {...control} {...field()} disabled={disabled} className="select w-full">
           {choose ? (
             <option value="" disabled>
               {choose}

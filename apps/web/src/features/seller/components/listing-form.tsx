@@ -136,7 +136,7 @@ export function ListingForm({
         <SelectField
           label="Make"
           error={errors.make?.message}
-          field={register('make', { onChange: () => setValue('model', '') })}
+          field={() => register('make', { onChange: () => setValue('model', '') })}
           choose="Choose the make"
           options={[...MAKE_NAMES, { value: OTHER, label: 'Other make' }]}
         />
@@ -144,7 +144,7 @@ export function ListingForm({
           label="Model"
           hint={make ? undefined : 'Choose the make first'}
           error={errors.model?.message}
-          field={register('model')}
+          field={() => register('model')}
           disabled={!make}
           choose="Choose the model"
           options={[...modelsOf(make), { value: OTHER, label: 'Other model' }]}
@@ -161,7 +161,7 @@ export function ListingForm({
         <SelectField
           label="Category"
           error={errors.category?.message}
-          field={register('category')}
+          field={() => register('category')}
           choose="Choose a category"
           options={CATEGORY_NAMES}
         />
@@ -219,32 +219,32 @@ export function ListingForm({
         <SelectField
           label="Condition"
           error={errors.condition?.message}
-          field={register('condition')}
+          field={() => register('condition')}
           choose="Choose the condition"
           options={CONDITIONS}
         />
         <SelectField
           label="Body type (optional)"
           error={errors.bodyType?.message}
-          field={register('bodyType', orNull)}
+          field={() => register('bodyType', orNull)}
           options={BODY_TYPES}
         />
         <SelectField
           label="Fuel (optional)"
           error={errors.fuel?.message}
-          field={register('fuel', orNull)}
+          field={() => register('fuel', orNull)}
           options={FUEL_OPTIONS}
         />
         <SelectField
           label="Gearbox (optional)"
           error={errors.transmission?.message}
-          field={register('transmission', orNull)}
+          field={() => register('transmission', orNull)}
           options={TRANSMISSION_OPTIONS}
         />
         <SelectField
           label="Colour (optional)"
           error={errors.colour?.message}
-          field={register('colour', orNull)}
+          field={() => register('colour', orNull)}
           options={COLOURS}
         />
         <LocationControl control={control} error={errors.location?.message} />

@@ -373,29 +373,27 @@ export function SearchPage({
       <Dialog open={filtersOpen} onClose={() => setFiltersOpen(false)} title="Filters" wide>
         {panel}
         {/* Down to the box's edge: its padding below would show the filters scrolling under the bar. */}
-        <div className="sticky -bottom-6 -mb-6 mt-4 bg-base-100 pt-3 pb-6">
+        <div className="sticky -bottom-6 -mb-6 mt-4 flex flex-wrap gap-3 bg-base-100 pt-3 pb-6">
           {/* On a phone the filters cover the page: the note about the wait shows here too. */}
           {waitNote && (
-            <p role="status" className="mb-3 text-sm text-muted">
+            <p role="status" className="basis-full text-sm text-muted">
               {waitNote}
             </p>
           )}
-          <div className="flex gap-3">
-            <button
-              type="button"
-              className="button button-outline flex-1"
-              onClick={() => change(clearFilters)}
-            >
-              Clear all
-            </button>
-            <button
-              type="button"
-              className="button button-primary flex-1"
-              onClick={() => setFiltersOpen(false)}
-            >
-              Show {first ? totalText.toLowerCase() : 'cars'}
-            </button>
-          </div>
+          <button
+            type="button"
+            className="button button-outline flex-1"
+            onClick={() => change(clearFilters)}
+          >
+            Clear all
+          </button>
+          <button
+            type="button"
+            className="button button-primary flex-1"
+            onClick={() => setFiltersOpen(false)}
+          >
+            Show {first ? totalText.toLowerCase() : 'cars'}
+          </button>
         </div>
       </Dialog>
     </section>

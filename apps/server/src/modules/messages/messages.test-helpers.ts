@@ -18,6 +18,18 @@ import { type TestApp } from '../../test/test-app.ts';
 // Workers run only when a test asks (app.runMessageMail), so each test knows what was sent.
 export const env = { ALERT_INTERVAL_MS: '3600000' };
 
+/**
+ * The app of "talking to the seller" (messages.test.ts, conversation-lifecycle.test.ts): the demo
+ * seller writes a lot there, and buyers with unconfirmed addresses ask about several cars; the
+ * limits have tests of their own (message-limits.test.ts).
+ */
+export const talkingEnv = {
+  ...env,
+  MESSAGE_LIMIT_PER_MINUTE: '10000',
+  MESSAGE_LIMIT_PER_DAY: '10000',
+  UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: '20',
+};
+
 /** A new car of the demo seller, on sale (a copy of a demo car). */
 export async function freshCar(app: TestApp, name = 'Test car'): Promise<string> {
   const [first] = await demoListings(app);

@@ -11,7 +11,7 @@ import { message } from '../../db/schema.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import {
-  env,
+  talkingEnv,
   freshCar,
   idOf,
   ask,
@@ -26,16 +26,7 @@ describe('talking to the seller', () => {
   let seller: TestClient;
   let admin: TestClient;
   beforeAll(async () => {
-    // The demo seller writes a lot here, and buyers with unconfirmed addresses ask about several
-    // cars; the limits have tests of their own (message-limits.test.ts).
-    app = await startTestApp({
-      env: {
-        ...env,
-        MESSAGE_LIMIT_PER_MINUTE: '10000',
-        MESSAGE_LIMIT_PER_DAY: '10000',
-        UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: '20',
-      },
-    });
+    app = await startTestApp({ env: talkingEnv });
     seller = await signInAs(app, 'seller@demo.local');
     admin = await signInAs(app, 'admin@demo.local');
   });

@@ -1,7 +1,7 @@
 import { formatMoney, type CategoryDetail, type CategorySummary } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite, otherSession, signUpBuyer, signUpBuyerApi } from './site';
+import { fromSite, newCarOnSale, otherSession, signUpBuyer, signUpBuyerApi } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 /** A card expiry two years ahead, as the card form wants it (MM/YY). */
@@ -37,8 +37,8 @@ async function categoryAt(page: Page, index: number): Promise<CategoryDetail> {
 }
 
 /**
- * The oldest car of a category: each test takes it from a different category, so that tests
- * (and other test files, which add cars of their own) do not book or sell the same car.
+ * The last car on the first page of a seeded category (Luxury car: no test adds cars there, so
+ * it is a seeded one that stays on that page). The tests here that book it run in order.
  */
 async function carOf(page: Page, categoryIndex: number) {
   const category = await categoryAt(page, categoryIndex);
@@ -69,9 +69,10 @@ async function fillCard(page: Page, number: string) {
 test.describe('browse, book and pay', () => {
   test('a buyer opens a category from the home page, books a car and finds it in My Orders', async ({
     page,
+    playwright,
   }) => {
     const buyer = await signUpBuyer(page);
-    const { category, car } = await carOf(page, 0);
+    const { category, car } = await newCarOnSale(page, playwright, 'Microbus');
 
     await page.goto('/');
     await waitForHydration(page);
@@ -203,9 +204,10 @@ test.describe('browse, book and pay', () => {
 
   test('a declined card shows the processor’s message and lets the buyer try again', async ({
     page,
+    playwright,
   }) => {
     await signUpBuyer(page);
-    const { car } = await carOf(page, 2);
+    const { car } = await newCarOnSale(page, playwright, 'Electric car');
     const bookingId = await bookThroughApi(page, car._id);
 
     // Hold the card confirmation until the page has shown that it is processing.
@@ -239,8 +241,7 @@ test.describe('browse, book and pay', () => {
     const other = await otherSession(playwright);
     await signUpBuyerApi(other, 'Riley Rival');
     await signUpBuyer(page);
-    const category = await categoryAt(page, 0);
-    const car = category.listings.at(-3)!;
+    const { category, car } = await newCarOnSale(page, playwright, 'Microbus');
     const booked = await other.post('/api/category', {
       data: { listingId: car._id, userPhone: '+1 503 555 0199', userLocation: 'Salem, OR' },
     });
@@ -285,7 +286,7 @@ test.describe('browse, book and pay', () => {
   test('the category page shows three columns of cars on a large screen', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signUpBuyer(page);
-    const { category } = await carOf(page, 0);
+    const category = await categoryAt(page, 0);
 
     await page.goto(`/category/${category._id}`);
     const cards = page.getByTestId('listing-card');
@@ -304,7 +305,7 @@ test.describe('browse, book and pay', () => {
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signUpBuyer(page);
-    const { category } = await carOf(page, 0);
+    const category = await categoryAt(page, 0);
 
     await page.goto(`/category/${category._id}`);
     const cards = page.getByTestId('listing-card');

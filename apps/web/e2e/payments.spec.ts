@@ -1,4 +1,4 @@
-import { formatMoney, type CategoryDetail, type CategorySummary } from '@carmarket/shared';
+import { formatMoney } from '@carmarket/shared';
 import {
   expect as baseExpect,
   test,
@@ -7,7 +7,14 @@ import {
   type Page,
 } from '@playwright/test';
 
-import { fromSite, otherSession, signUpBuyer, signUpBuyerApi, SITE } from './site';
+import {
+  fromSite,
+  newCarOnSale,
+  otherSession,
+  signUpBuyer,
+  signUpBuyerApi,
+  SITE,
+} from './site';
 
 /**
  * The payment and category pages load their code, the session and then their data before they
@@ -18,19 +25,6 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 /** Two years ahead, as a card's expiry year in two and four digits. */
 const FUTURE_YEAR = new Date().getFullYear() + 2;
 const YY = String(FUTURE_YEAR % 100).padStart(2, '0');
-
-/**
- * One of the newest cars of the Electric category (the third), so that it is among the first
- * cards its page draws; buying.spec.ts pays for the oldest ones.
- */
-async function carToPay(page: Page, index: number) {
-  const categories = (await (await page.request.get('/api/category')).json()) as CategorySummary[];
-  const detail = await page.request.get(`/api/category/${categories[2]!._id}`);
-  const category = (await detail.json()) as CategoryDetail;
-  const car = category.listings[index];
-  if (!car) throw new Error(`${category.name} has no car at ${index}`);
-  return { category, car };
-}
 
 async function book(request: APIRequestContext, listingId: string): Promise<string> {
   const response = await request.post('/api/category', {
@@ -55,9 +49,10 @@ test.describe('paying', () => {
 
   test('expiry dates pasted in any common form become MM/YY, and a grey Pay button says what is missing (rough edge 1)', async ({
     page,
+    playwright,
   }) => {
     await signUpBuyer(page);
-    const { car } = await carToPay(page, 1);
+    const { car } = await newCarOnSale(page, playwright, 'Electric car');
     const bookingId = await book(page.request, car._id);
     await page.goto(`/dashboard/payment/${bookingId}`);
 
@@ -127,7 +122,7 @@ test.describe('paying', () => {
     const rival = await otherSession(playwright);
     await signUpBuyerApi(rival, 'Riley Rival');
     await signUpBuyer(page);
-    const { car } = await carToPay(page, 2);
+    const { car } = await newCarOnSale(page, playwright, 'Electric car');
     const rivalBooking = await book(rival, car._id);
     const bookingId = await book(page.request, car._id);
     expect(
@@ -159,10 +154,11 @@ test.describe('paying', () => {
     page,
     context,
     browser,
+    playwright,
   }) => {
     await signUpBuyer(page);
-    const { category, car } = await carToPay(page, 3);
-    const { car: second } = await carToPay(page, 4);
+    const { category, car } = await newCarOnSale(page, playwright, 'Electric car');
+    const { car: second } = await newCarOnSale(page, playwright, 'Electric car');
     const bookingId = await book(page.request, car._id);
     const secondBookingId = await book(page.request, second._id);
     // Another buyer, in a browser of their own, watches the category page.
@@ -235,7 +231,7 @@ test.describe('paying', () => {
     const owner = await otherSession(playwright);
     await signUpBuyerApi(owner, 'Olive Owner');
     await signUpBuyer(page);
-    const { car } = await carToPay(page, 5);
+    const { car } = await newCarOnSale(page, playwright, 'Electric car');
     const ownersBooking = await book(owner, car._id);
     await owner.dispose();
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
+import type { CategoryDetail, CategorySummary, ListingCard } from '@carmarket/shared';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
@@ -137,6 +138,34 @@ export async function addCarApi(
   });
   expect(created.ok(), await created.text()).toBe(true);
   return ((await created.json()) as { insertedId: string }).insertedId;
+}
+
+/**
+ * A car of the calling test's own, put on sale in `category` (a name) by a new seller; the
+ * category as the signed-in `page` sees it, and the car's card there. No other test books it,
+ * and as the newest car it is among the first cards of the category's page even while other
+ * test files add cars there at the same time (a seeded car near the page's end can be pushed
+ * onto the next page by them).
+ */
+export async function newCarOnSale(
+  page: Page,
+  playwright: Parameters<typeof otherSession>[0],
+  category: string,
+  name = `Kia Carnival ${Math.random().toString(36).slice(2, 8)}`,
+): Promise<{ category: CategoryDetail; car: ListingCard }> {
+  const seller = await otherSession(playwright);
+  await signUpSellerApi(seller);
+  const carId = await addCarApi(seller, name, { category });
+  await seller.dispose();
+  const categories = (await (await page.request.get('/api/category')).json()) as CategorySummary[];
+  const summary = categories.find((each) => each.name === category);
+  if (!summary) throw new Error(`No category named ${category}`);
+  const detail = await page.request.get(`/api/category/${summary._id}`);
+  expect(detail.ok(), await detail.text()).toBe(true);
+  const found = (await detail.json()) as CategoryDetail;
+  const car = found.listings.find((listing) => listing._id === carId);
+  if (!car) throw new Error(`The new car ${carId} is not among ${category}'s newest`);
+  return { category: found, car };
 }
 
 /** The demo accounts' password (README.md). */

@@ -5,7 +5,6 @@
 // Figures, not a test. Settings: BENCH_DATABASE_URL (an admin URL; default the local server),
 // BENCH_PG_CARS, BENCH_PGLITE_CARS, BENCH_RUNS, BENCH_PORT; --no-build, --no-pglite, --explain,
 // --reuse (keep the previous run's PostgreSQL cars when there are enough). API and SQL runs alternate.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,21 +15,14 @@ import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { searchListings } from '../modules/search/search.service.ts';
-import {
-  dataArrays,
-  root,
-  seedPglite,
-  seedPostgres,
-  signIn as signInAt,
-  startServer as startServerOn,
-} from './bench-cars.ts';
+import { seedPglite, signIn as signInAt, startServer as startServerOn } from './bench-cars.ts';
+import { flags, percentile, prepareSearchBench } from './search-bench-setup.ts';
 
 const pgCars = Number(process.env.BENCH_PG_CARS ?? 1_000_000);
 const pgliteCars = Number(process.env.BENCH_PGLITE_CARS ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const port = Number(process.env.BENCH_PORT ?? 3297);
 const origin = `http://127.0.0.1:${port}`;
-const flags = new Set(process.argv.slice(2));
 
 /**
  * One person here times hundreds of searches a minute: the search budget's limits are lifted (its
@@ -90,11 +82,6 @@ function mix(nearId: number): Search[] {
   };
   return [...searches, page200, ...withFacets];
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 interface Figure {
   name: string;
@@ -228,18 +215,8 @@ function print(title: string, figures: Figure[], rss: number) {
 
 // ---------------------------------------------------------------------------------------------
 
-if (!flags.has('--no-build')) {
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-const data = dataArrays();
-const near = data.places.find((place) => place.label === 'New York City, NY') ?? data.places[0]!;
+const { data, near, databaseUrl: pgUrl } = await prepareSearchBench({ cars: pgCars, port });
 const searches = mix(near.id);
-
-const pgUrl = await seedPostgres({ cars: pgCars, data, port, reuse: flags.has('--reuse') });
 {
   const server = await startServer({ DATABASE_URL: pgUrl });
   const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });

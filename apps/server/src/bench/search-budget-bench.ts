@@ -13,10 +13,10 @@
 // Figures, not a test. Settings: BENCH_DATABASE_URL, BENCH_PG_CARS, BENCH_SAMPLES (idle car
 // pages), BENCH_ATTACK_SECONDS, BENCH_ATTACKERS, BENCH_PORT, BENCH_BUDGETS (which of
 // `before,after,flood,flood-other,person-only` to run); --no-build, --reuse.
-import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { dataArrays, root, seedPostgres, signIn, startServer } from './bench-cars.ts';
+import { signIn, startServer } from './bench-cars.ts';
+import { percentile, prepareSearchBench } from './search-bench-setup.ts';
 
 const cars = Number(process.env.BENCH_PG_CARS ?? 1_000_000);
 /** Car pages opened on the idle server; under attack, they are opened for BENCH_ATTACK_SECONDS. */
@@ -27,7 +27,6 @@ const port = Number(process.env.BENCH_PORT ?? 3295);
 const budgets = (process.env.BENCH_BUDGETS ?? 'before,person-only,after,flood,flood-other').split(
   ',',
 );
-const flags = new Set(process.argv.slice(2));
 const TARGET_RATIO = 3;
 
 /** The budget as it ships: an empty variable is an unset one, whatever the shell holds. */
@@ -62,12 +61,6 @@ function heavySearches(nearId: number): string[] {
 
 /** Not a search: a car that is not there (404), the cheapest signed-in call there is. */
 const NOT_A_SEARCH = ['/api/listings/00000000-0000-0000-0000-000000000000'];
-
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 interface Timed {
   at: number;
@@ -277,17 +270,8 @@ function print(all: Figures[]) {
   }
 }
 
-if (!flags.has('--no-build')) {
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-const data = dataArrays();
-const near = data.places.find((place) => place.label === 'New York City, NY') ?? data.places[0]!;
+const { near, databaseUrl: url } = await prepareSearchBench({ cars, port });
 const queries = heavySearches(near.id);
-const url = await seedPostgres({ cars, data, port, reuse: flags.has('--reuse') });
 const figures: Figures[] = [];
 if (budgets.includes('before')) {
   figures.push(await measure('before (budget lifted)', url, LIFTED_BUDGET, queries, true));

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { CLOSED_BECAUSE, type BookingCloseReason } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, carHold, listing } from '../../db/schema.ts';
@@ -29,6 +29,25 @@ import type { Mailer } from '../../adapters/mail.ts';
 
 type Car = typeof listing.$inferSelect;
 type Booking = typeof booking.$inferSelect;
+
+/**
+ * Whether a car's hold is live, the one rule everything asks: the car is reserved and the hold
+ * has not lapsed. A hold that lapsed but was not swept yet is no hold: the car shows, can be held
+ * and sells as available. `liveHold` asks it of a row read already, `liveHoldWhere` in a query.
+ */
+export function liveHold(
+  car: Pick<Car, 'status' | 'holdBookingId' | 'holdExpiresAt'>,
+  now = new Date(),
+): { bookingId: string; until: Date } | null {
+  if (car.status !== 'reserved' || car.holdExpiresAt === null || car.holdBookingId === null) {
+    return null;
+  }
+  return car.holdExpiresAt > now ? { bookingId: car.holdBookingId, until: car.holdExpiresAt } : null;
+}
+
+export function liveHoldWhere(now: Date | SQL = new Date()): SQL {
+  return and(eq(listing.status, 'reserved'), gt(listing.holdExpiresAt, now))!;
+}
 
 /** A booking's buyer and name, for the mail that tells them their booking closed. */
 export type ClosedBooking = { buyerEmail: string; buyerName: string };
@@ -79,8 +98,7 @@ export async function otherCarHeldBy(
     .innerJoin(booking, eq(booking.id, listing.holdBookingId))
     .where(
       and(
-        eq(listing.status, 'reserved'),
-        gt(listing.holdExpiresAt, new Date()),
+        liveHoldWhere(),
         eq(booking.buyerId, buyerId),
         ne(booking.id, exceptBookingId),
       ),
@@ -165,7 +183,7 @@ export async function releaseLapsedHolds(db: Db): Promise<number> {
   const released = await db
     .update(listing)
     .set({ status: 'available', holdBookingId: null, holdExpiresAt: null })
-    .where(and(eq(listing.status, 'reserved'), lt(listing.holdExpiresAt, new Date())))
+    .where(and(eq(listing.status, 'reserved'), lte(listing.holdExpiresAt, new Date())))
     .returning({ id: listing.id });
   return released.length;
 }

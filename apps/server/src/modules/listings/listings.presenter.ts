@@ -8,6 +8,7 @@ import type {
   Transmission,
 } from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
+import { liveHold } from './lifecycle.ts';
 
 // Cars are read without their search document (listings.service.ts: listingWithSeller).
 export type ListingRow = Omit<typeof listing.$inferSelect, 'searchDoc'> & {
@@ -20,8 +21,7 @@ export type ListingDetailRow = ListingRow & { categoryName: string };
  * shows as what it is: the car is available.
  */
 export function presentListingCard(row: ListingRow): ListingCard {
-  const held =
-    row.status === 'reserved' && row.holdExpiresAt !== null && row.holdExpiresAt > new Date();
+  const held = liveHold(row);
   return {
     _id: row.id,
     categoryId: row.categoryId,
@@ -44,7 +44,7 @@ export function presentListingCard(row: ListingRow): ListingCard {
     colour: row.colour as Colour | null,
     placeId: row.placeId,
     status: row.status === 'reserved' && !held ? 'available' : row.status,
-    reservedUntil: held ? row.holdExpiresAt!.toISOString() : null,
+    reservedUntil: held ? held.until.toISOString() : null,
     seller: row.sellerName,
     sellerId: row.sellerId,
     sellerVerified: row.sellerVerified,

@@ -1,7 +1,8 @@
-import { and, count, eq, gt, isNull, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, min } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { carHold, listing } from '../../db/schema.ts';
 import { formatWait, tooManyRequests } from '../../lib/rate-limit.ts';
+import { liveHoldWhere } from '../listings/lifecycle.ts';
 
 /** How many holds may be taken (issue 29): cars per buyer a day, live holds per address. */
 export interface HoldLimits {
@@ -83,11 +84,10 @@ export async function checkHoldLimits(
     .where(
       and(
         eq(carHold.ip, ip),
-        gt(carHold.expiresAt, now),
         isNull(carHold.endedAt),
-        eq(listing.status, 'reserved'),
+        liveHoldWhere(now),
         eq(listing.holdBookingId, carHold.bookingId),
-        sql`${listing.holdExpiresAt} = ${carHold.expiresAt}`,
+        eq(listing.holdExpiresAt, carHold.expiresAt),
       ),
     );
   if (live && live.holds >= limits.perIp && live.firstEnd) {

@@ -4,7 +4,7 @@ import { payment } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { lockCarAndBooking, sellCar } from '../listings/lifecycle.ts';
+import { liveHold, lockCarAndBooking, sellCar } from '../listings/lifecycle.ts';
 import type { GatewayIntent } from '../../adapters/payment-gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { mailRefund, mailSale } from './payment-mail.ts';
@@ -128,11 +128,8 @@ export async function recordSuccess(
       await tx.update(payment).set({ status: 'succeeded' }).where(eq(payment.id, pay!.id));
 
       const now = new Date();
-      const heldByOther =
-        car.status === 'reserved' &&
-        car.holdBookingId !== held.id &&
-        car.holdExpiresAt !== null &&
-        car.holdExpiresAt > now;
+      const hold = liveHold(car, now);
+      const heldByOther = hold !== null && hold.bookingId !== held.id;
       const sellable =
         held.status === 'pending' &&
         (car.status === 'available' || (car.status === 'reserved' && !heldByOther));

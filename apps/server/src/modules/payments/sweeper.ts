@@ -1,6 +1,6 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, not, sql } from 'drizzle-orm';
 import { booking, carHold, listing, payment } from '../../db/schema.ts';
-import { releaseLapsedHolds } from '../listings/lifecycle.ts';
+import { liveHoldWhere, releaseLapsedHolds } from '../listings/lifecycle.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { reconcile, refundPayment } from './sale.service.ts';
 
@@ -27,7 +27,7 @@ export async function sweepPayments(
       and(
         eq(payment.status, 'requires_payment'),
         eq(payment.provider, gateway.provider),
-        sql`not (${listing.status} = 'reserved' and ${listing.holdBookingId} = ${payment.bookingId} and ${listing.holdExpiresAt} > now())`,
+        not(and(liveHoldWhere(sql`now()`), eq(listing.holdBookingId, payment.bookingId))!),
         // Held once (the card form was sent), its booking no longer payable (cancelled, closed),
         // or left unsent for an hour (a page left open).
         sql`(${payment.heldAt} is not null or ${booking.status} <> 'pending' or ${payment.createdAt} < now() - interval '1 hour')`,

@@ -322,8 +322,13 @@ export async function buildApp({
   // Every job (jobs/, decision 026), started one way; closing stops each, waiting for its run in
   // progress, before the database closes (the onClose hook above runs after this one).
   const paymentSweep = paymentSweepJob(paymentDeps, config.PAYMENT_SWEEP_SECONDS * 1000);
-  const uploadSweep = uploadSweepJob(database.db, storage, app.log);
-  const deletedAccounts = deletedAccountsJob(database.db, config.DELETED_ACCOUNT_HOLD_DAYS);
+  const cleanupMs = config.CLEANUP_INTERVAL_MINUTES * 60_000;
+  const uploadSweep = uploadSweepJob(database.db, storage, app.log, cleanupMs);
+  const deletedAccounts = deletedAccountsJob(
+    database.db,
+    config.DELETED_ACCOUNT_HOLD_DAYS,
+    cleanupMs,
+  );
   const alerts = alertJob(alertDeps, config.ALERT_INTERVAL_MS);
   const messageMail = messageMailJob(messageMailDeps, config.ALERT_INTERVAL_MS);
   const jobs = startJobs(

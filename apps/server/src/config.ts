@@ -165,6 +165,11 @@ const EnvSchema = z
      */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
     /**
+     * How often each process deletes photos no car has shown for a day, and frees the addresses
+     * of accounts deleted more than DELETED_ACCOUNT_HOLD_DAYS ago.
+     */
+    CLEANUP_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+    /**
      * How often each process looks for new cars to match against saved searches, and sends the
      * alerts, saved-car notices and "new message" mail owed (decisions 010, 015).
      */

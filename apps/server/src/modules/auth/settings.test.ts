@@ -4,32 +4,9 @@ import { upload, user } from '../../db/schema.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { linkIn, mailsTo, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { bearerOf, whoIs } from './auth.test-helpers.ts';
 import { jpegWithExif, uploadBytes, uploadPhoto } from '../../test/uploads.ts';
 import { sweepUnusedUploads } from '../uploads/uploads.service.ts';
-
-/** What `GET /api/auth/get-session` tells the web app about the person signed in. */
-type SessionAnswer = {
-  user: {
-    name: string;
-    email: string;
-    emailVerified: boolean;
-    phone: string | null;
-    image: string | null;
-    roles: string[];
-  };
-  session: { id: string };
-} | null;
-
-const whoIs = async (client: TestClient) =>
-  (await (await client.get('/api/auth/get-session')).json()) as SessionAnswer;
-
-/** A bearer token for the client's session, as the web app keeps one (GET /api/jwt). */
-async function bearerOf(client: TestClient & { account: { email: string } }) {
-  const answer = await client.get(`/api/jwt?email=${encodeURIComponent(client.account.email)}`);
-  const bearer = new TestClient(client.app);
-  bearer.bearer = ((await answer.json()) as { accessToken: string }).accessToken;
-  return bearer;
-}
 
 /** Opens a link from a mail as the browser of `client` would, without following redirects. */
 const open = (client: TestClient, link: URL) => client.get(link.pathname + link.search);

@@ -80,7 +80,7 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Test Seller');
     await expect(page.getByRole('main')).toContainText(email);
     await expect(page.getByRole('main')).toContainText('Seller');
-    await expect(dashboardNav(page).getByRole('link', { name: 'Add Product' })).toBeVisible();
+    await expect(dashboardNav(page).getByRole('link', { name: 'Add a car' })).toBeVisible();
   });
 
   test('a new Buyer registers, signs out and signs in again', async ({ page }) => {
@@ -149,7 +149,7 @@ test.describe('accounts', () => {
 
     await signInThroughPage(page, 'seller@demo.local');
     await expect(page).toHaveURL('/dashboard/my-products');
-    await expect(dashboardNav(page).getByRole('link', { name: 'My Products' })).toHaveAttribute(
+    await expect(dashboardNav(page).getByRole('link', { name: 'My cars' })).toHaveAttribute(
       'aria-current',
       'page',
     );
@@ -302,16 +302,16 @@ test.describe('accounts', () => {
     await page.goto('/dashboard');
     const menu = dashboardNav(page);
     await expect(menu.getByRole('link', { name: 'My Orders' })).toBeVisible();
-    await expect(menu.getByRole('link', { name: 'Add Product' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Add a car' })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'All Users' })).toHaveCount(0);
   });
 
-  test('a seller sees Add Product and My Products, and no My Orders', async ({ page }) => {
+  test('a seller sees Add a car and My cars, and no My Orders', async ({ page }) => {
     await signInAs(page, 'seller@demo.local');
     await page.goto('/dashboard');
     const menu = dashboardNav(page);
-    await expect(menu.getByRole('link', { name: 'Add Product' })).toBeVisible();
-    await expect(menu.getByRole('link', { name: 'My Products' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Add a car' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'My cars' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'My Orders' })).toHaveCount(0);
   });
 
@@ -319,7 +319,7 @@ test.describe('accounts', () => {
     await signInAs(page, 'admin@demo.local');
     await page.goto('/dashboard');
     const menu = dashboardNav(page);
-    for (const name of ['All Users', 'All Sellers', 'All Buyers', 'Add Product', 'My Orders']) {
+    for (const name of ['All Users', 'All Sellers', 'All Buyers', 'Add a car', 'My Orders']) {
       await expect(menu.getByRole('link', { name })).toBeVisible();
     }
     await menu.getByRole('link', { name: 'All Sellers' }).click();
@@ -369,7 +369,7 @@ test.describe('accounts', () => {
     await page.goto('/dashboard');
 
     const open = page.getByRole('button', { name: 'Dashboard menu', exact: true });
-    const menuLink = dashboardNav(page).getByRole('link', { name: 'My Products' });
+    const menuLink = dashboardNav(page).getByRole('link', { name: 'My cars' });
     await expect(menuLink).toBeHidden();
     await open.click();
     await expect(open).toHaveAttribute('aria-expanded', 'true');
@@ -449,7 +449,7 @@ test.describe('accounts', () => {
     await card.getByRole('button', { name: 'Save account type' }).click();
     await expect(page.getByText('Your account is now a Seller account.')).toBeVisible();
     await expect(card).toBeHidden();
-    await expect(dashboardNav(page).getByRole('link', { name: 'Add Product' })).toBeVisible();
+    await expect(dashboardNav(page).getByRole('link', { name: 'Add a car' })).toBeVisible();
   });
 
   test('back from Google, a first sign-in becomes a Buyer account', async ({ page }) => {

@@ -197,10 +197,10 @@ test.describe('my account', () => {
     const offer = page.getByRole('region', { name: 'Sell your car' });
     await offer.getByRole('button', { name: 'Become a seller' }).click();
     await expect(page.getByText(/You can sell cars now/)).toBeVisible();
-    await expect(dashboardNav(page).getByRole('link', { name: 'Add Product' })).toBeVisible();
+    await expect(dashboardNav(page).getByRole('link', { name: 'Add a car' })).toBeVisible();
     await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toBeVisible();
     await expect(page.getByRole('main')).toContainText('Buyer and Seller');
-    await dashboardNav(page).getByRole('link', { name: 'Add Product' }).click();
+    await dashboardNav(page).getByRole('link', { name: 'Add a car' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Add a car' })).toBeVisible();
   });
 

@@ -116,10 +116,10 @@ test.describe('selling', () => {
     await expect(page.getByRole('img', { name: 'Photo 2: front.png' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Add car' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Product added' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Car added' })).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/my-products$/);
 
-    // My Products lists it, on sale and unsold.
+    // My cars lists it, on sale and unsold.
     const row = page.getByTestId('my-car-row').filter({ hasText: carName });
     await expect(row).toBeVisible();
     await expect(row).toContainText('$24,500');
@@ -274,7 +274,7 @@ test.describe('selling', () => {
     await expectInert();
   });
 
-  test('a dealer’s many cars come 24 at a time in My Products, the rest with Load more', async ({
+  test('a dealer’s many cars come 24 at a time in My cars, the rest with Load more', async ({
     page,
   }) => {
     const signIn = await page.request.post('/api/auth/sign-in/email', {

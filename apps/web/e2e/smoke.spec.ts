@@ -92,7 +92,7 @@ test('smoke: the home page, signing in, a search, booking and paying for a car, 
     await expect(row.getByText('Paid', { exact: true }).first()).toBeVisible();
   });
 
-  await test.step('its seller sees it sold in My Products, and who booked it', async () => {
+  await test.step('its seller sees it sold in My cars, and who booked it', async () => {
     const sellers = await browser.newContext({
       baseURL: SITE,
       reducedMotion: 'reduce',

@@ -21,7 +21,7 @@ function reasonFor(next: string | null): string | undefined {
 export default function LoginRoute() {
   usePage({
     title: 'Sign in',
-    description: 'Sign in to book cars, sell yours and see your orders.',
+    description: 'Sign in to book cars, sell yours and see your bookings.',
   });
   const { search } = useLocation();
   const params = new URLSearchParams(search);
@@ -40,7 +40,7 @@ export default function LoginRoute() {
   return (
     <AuthCard
       title="Sign in to CarMarket"
-      intro={reasonFor(next) ?? 'Book cars, sell yours and follow your orders.'}
+      intro={reasonFor(next) ?? 'Book cars, sell yours and follow your bookings.'}
       footer={
         <>
           New to CarMarket?{' '}

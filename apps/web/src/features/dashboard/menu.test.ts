@@ -16,14 +16,14 @@ describe('dashboard menu', () => {
     ]);
   });
 
-  it('gives sellers Add Product, My Products and Messages, and their account', () => {
-    expect(labels(['Seller'])).toEqual(['Add Product', 'My Products', 'Messages', 'My account']);
+  it('gives sellers Add a car, My cars and Messages, and their account', () => {
+    expect(labels(['Seller'])).toEqual(['Add a car', 'My cars', 'Messages', 'My account']);
   });
 
   it('gives an account that buys and sells the pages of both, and Messages once', () => {
     expect(labels(['Buyer', 'Seller'])).toEqual([
-      'Add Product',
-      'My Products',
+      'Add a car',
+      'My cars',
       'My Orders',
       'Messages',
       'Saved cars',
@@ -39,8 +39,8 @@ describe('dashboard menu', () => {
       'All Buyers',
       'Audit Log',
       'Reports',
-      'Add Product',
-      'My Products',
+      'Add a car',
+      'My cars',
       'My Orders',
       'My account',
     ]);

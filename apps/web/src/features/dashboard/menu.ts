@@ -58,12 +58,12 @@ const selling: MenuSection = {
   entries: [
     {
       to: '/dashboard/add-product',
-      label: 'Add Product',
+      label: 'Add a car',
       description: 'Put a car up for sale.',
     },
     {
       to: '/dashboard/my-products',
-      label: 'My Products',
+      label: 'My cars',
       description: 'Your cars, who booked them and whether they sold.',
     },
   ],

@@ -16,7 +16,7 @@ const BOOKING_STATUSES = [
 
 const LISTING_STATUSES = [
   ['available', 'On sale'],
-  ['reserved', 'Being paid for'],
+  ['reserved', 'Reserved'],
   ['sold', 'Sold'],
   ['withdrawn', 'Withdrawn'],
 ] as const;
@@ -24,7 +24,7 @@ const LISTING_STATUSES = [
 const ROLES = [
   ['Buyer', 'Buyers'],
   ['Seller', 'Sellers'],
-  ['admin', 'Admins'],
+  ['admin', 'Administrators'],
   ['none', 'No role yet'],
 ] as const;
 

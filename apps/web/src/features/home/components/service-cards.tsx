@@ -15,7 +15,7 @@ const services: Service[] = [
   },
   {
     title: 'Easy Payment',
-    text: 'Book a car and pay by card in one step. The amount is fixed by the listing when you book, and your receipt carries a transaction ID.',
+    text: 'Book a car and pay by card in one step. The amount is the car’s price when you book, and your receipt carries a transaction ID.',
     icon: 'M5 5h14a2.5 2.5 0 0 1 2.5 2.5v9A2.5 2.5 0 0 1 19 19H5a2.5 2.5 0 0 1-2.5-2.5v-9A2.5 2.5 0 0 1 5 5ZM2.5 9.5h19M6.5 15h4',
   },
   {

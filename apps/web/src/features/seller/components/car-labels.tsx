@@ -2,7 +2,7 @@ import type { ListingStatus } from '@carmarket/shared';
 
 const LISTING_STATUS: Record<ListingStatus, { label: string; className: string }> = {
   available: { label: 'On sale', className: 'badge-success' },
-  reserved: { label: 'Being paid for', className: 'badge-warning' },
+  reserved: { label: 'Reserved', className: 'badge-warning' },
   sold: { label: 'Sold', className: 'badge-neutral' },
   withdrawn: { label: 'Withdrawn', className: 'badge-ghost' },
   removed: { label: 'Removed', className: 'badge-ghost' },

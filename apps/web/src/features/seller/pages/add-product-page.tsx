@@ -10,9 +10,9 @@ import { toCreateInput, type ListingFormOutput } from '../components/listing-for
 
 export const MY_PRODUCTS_PATH = '/dashboard/my-products';
 
-/** Add Product (`/product`): a seller lists a car; it goes on sale at once. */
+/** Add a car (`/product`): a seller lists a car; it goes on sale at once. */
 export function AddProductPage() {
-  usePage({ title: 'Add Product' });
+  usePage({ title: 'Add a car' });
   const { user } = useSession();
   const navigate = useNavigate();
   const create = useCreateListing();
@@ -25,13 +25,13 @@ export function AddProductPage() {
 
   async function handleSave(values: ListingFormOutput) {
     await create.mutateAsync({ category: values.category, listing: toCreateInput(values) });
-    toast.success('Product added');
+    toast.success('Car added');
     await navigate(MY_PRODUCTS_PATH);
   }
 
   return (
     <section aria-labelledby="add-product-title" className="max-w-3xl">
-      <p className="section-eyebrow">Add Product</p>
+      <p className="section-eyebrow">Selling</p>
       <h1 id="add-product-title" className="mt-2 text-3xl font-extrabold tracking-tight">
         Add a car
       </h1>

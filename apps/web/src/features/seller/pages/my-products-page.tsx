@@ -9,9 +9,9 @@ import { EditListingDialog } from '../components/edit-listing-dialog';
 import { MyCars } from '../components/my-cars';
 import { WithdrawDialog } from '../components/withdraw-dialog';
 
-/** My Products (`/myProduct`): the seller's cars with what can be done to them, then their bookings. */
+/** My cars (`/myProduct`): the seller's cars with what can be done to them, then their bookings. */
 export function MyProductsPage() {
-  usePage({ title: 'My Products' });
+  usePage({ title: 'My cars' });
   const [editing, setEditing] = useState<MyListing | null>(null);
   const [withdrawing, setWithdrawing] = useState<MyListing | null>(null);
 
@@ -22,7 +22,7 @@ export function MyProductsPage() {
       <section aria-labelledby="my-cars-title">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
-            <p className="section-eyebrow">My Products</p>
+            <p className="section-eyebrow">My cars</p>
             <h1 id="my-cars-title" className="mt-2 text-3xl font-extrabold tracking-tight">
               Your cars
             </h1>

@@ -1,0 +1,170 @@
+import { expect, test, type Page } from '@playwright/test';
+
+import { A11Y_TEST_TIMEOUT, CATEGORY, state, uniqueMarker, userIdApi } from './a11y-helpers';
+import {
+  addCarApi,
+  otherSession,
+  signInApi,
+  signUpBuyerApi,
+  signUpSellerApi,
+  solidPng,
+  waitForHydration,
+} from './site';
+
+/*
+ * Accessibility of the dashboards of the demo accounts, and of a seller's and an admin's pages
+ * (how these files work: a11y-helpers.ts).
+ */
+
+const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+
+test.describe('accessibility: the demo dashboards, a seller’s and an admin’s pages', () => {
+  test.describe.configure({ timeout: A11Y_TEST_TIMEOUT });
+
+  test('the demo buyer’s dashboard and the demo seller’s overview', async ({ page }) => {
+    await signInApi(page.request, 'buyer@demo.local');
+    await state(page, 'the demo buyer’s dashboard', async () => {
+      await page.goto('/dashboard');
+      await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toBeVisible();
+    });
+    await page.context().clearCookies();
+    await signInApi(page.request, 'seller@demo.local');
+    await state(page, 'the demo seller’s overview, with its sales chart', async () => {
+      await page.goto('/dashboard');
+      await expect(
+        page.getByRole('img', { name: /^Your sales over the last 30 days/ }),
+      ).toBeVisible({ timeout: 20_000 });
+    });
+  });
+
+  test('a seller: messages, a conversation, and adding a car with a file refused', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    await signUpSellerApi(page.request, `Sam Seller ${marker}`);
+    const carName = `Skoda Octavia ${marker}`;
+    const carId = await addCarApi(page.request, carName, { category: CATEGORY });
+    const buyerApi = await otherSession(playwright);
+    await signUpBuyerApi(buyerApi, 'Casey Asker');
+    const asked = await buyerApi.post(`/api/listings/${carId}/messages`, {
+      data: { body: 'Has the cambelt been done?' },
+    });
+    expect(asked.ok(), await asked.text()).toBe(true);
+    await buyerApi.dispose();
+
+    await state(page, 'Messages, with one unread', async () => {
+      await page.goto('/dashboard/messages');
+      await expect(dashboardNav(page).getByTestId('menu-unread-badge')).toHaveText('1 unread');
+    });
+    const thread = page.getByTestId('thread');
+    await state(page, 'the conversation, answered', async () => {
+      await page.getByTestId('conversation-item').filter({ hasText: carName }).click();
+      await expect(thread.getByText('Has the cambelt been done?')).toBeVisible();
+      await page.getByTestId('composer').fill('Yes, at 60,000 miles.');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(thread.getByText('Yes, at 60,000 miles.')).toBeVisible();
+    });
+
+    // slow.png's upload is held, so that one photo is done and one still going.
+    let releaseSlow!: () => void;
+    const slowHeld = new Promise<void>((resolve) => (releaseSlow = resolve));
+    await page.route('**/api/uploads', async (route) => {
+      if (route.request().postDataBuffer()?.includes('slow.png')) await slowHeld;
+      await route.continue();
+    });
+    const photos = page.getByTestId('photo-item');
+    const status = page.getByRole('group', { name: 'Photos' }).getByRole('status');
+    await state(page, 'Add a car: a file refused, a photo uploaded and one uploading', async () => {
+      await page.goto('/dashboard/add-product');
+      await waitForHydration(page);
+      await page.getByLabel('Add photos').setInputFiles([
+        {
+          name: 'not-a-photo.jpg',
+          mimeType: 'image/jpeg',
+          buffer: Buffer.from('Meeting notes, saved with the wrong name.'),
+        },
+        { name: 'fast.png', mimeType: 'image/png', buffer: solidPng(40, 30, [200, 60, 40]) },
+        { name: 'slow.png', mimeType: 'image/png', buffer: solidPng(40, 30, [40, 60, 200]) },
+      ]);
+      await expect(photos.filter({ hasText: 'not-a-photo.jpg' })).toContainText('Refused:');
+      await expect(photos.filter({ hasText: 'Uploaded' })).toHaveCount(1);
+      await expect(status).toHaveText(/^Uploading 1 photo\. /);
+    });
+    releaseSlow();
+    await expect(status).toHaveText('slow.png uploaded.');
+  });
+
+  test('an admin: removing a car, a seller’s cars, reports and a reported conversation', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    const sellerApi = await otherSession(playwright);
+    const seller = await signUpSellerApi(sellerApi, `Rita Removed ${marker}`);
+    const first = `Fake Photo EV ${marker}`;
+    const second = `Stolen Van ${marker}`;
+    const reportedCar = `Skoda Superb ${marker}`;
+    const firstId = await addCarApi(sellerApi, first, { category: CATEGORY });
+    await addCarApi(sellerApi, second, { category: CATEGORY });
+    const reportedId = await addCarApi(sellerApi, reportedCar, { category: CATEGORY });
+    // A buyer asks something the seller reports.
+    const buyerApi = await otherSession(playwright);
+    await signUpBuyerApi(buyerApi, 'Quinn Questioner');
+    const asked = await buyerApi.post(`/api/listings/${reportedId}/messages`, {
+      data: { body: 'Pay me by gift card and I will come today.' },
+    });
+    expect(asked.ok(), await asked.text()).toBe(true);
+    const { conversationId } = (await asked.json()) as { conversationId: string };
+    const reported = await sellerApi.post(`/api/conversations/${conversationId}/report`, {
+      data: { reason: 'Asks to pay with gift cards, outside CarMarket.' },
+    });
+    expect(reported.ok(), await reported.text()).toBe(true);
+    await Promise.all([sellerApi.dispose(), buyerApi.dispose()]);
+
+    await signInApi(page.request, 'admin@demo.local');
+    const removeDialog = page.getByRole('dialog', { name: `Remove ${first}?` });
+    const reasonBox = removeDialog.getByLabel('Reason, for the seller');
+    await state(page, 'a car’s page, with Remove car open', async () => {
+      await page.goto(`/listing/${firstId}`);
+      await expect(page.getByRole('heading', { level: 1, name: first })).toBeVisible();
+      await page.getByRole('button', { name: 'Remove car' }).click();
+      await expect(reasonBox).toBeFocused();
+    });
+    await state(page, 'Remove car, asking for the reason', async () => {
+      await removeDialog.getByRole('button', { name: 'Remove car' }).click();
+      await expect(removeDialog.getByText('Reason is required', { exact: true })).toBeVisible();
+    });
+    await reasonBox.fill('The photos show a different car.');
+    await removeDialog.getByRole('button', { name: 'Remove car' }).click();
+    await expect(removeDialog).toBeHidden();
+
+    const cars = page.getByTestId('user-car');
+    const onSale = cars.filter({ hasText: second });
+    await state(page, 'the seller’s cars, one removed and one on sale', async () => {
+      await page.goto(`/dashboard/users/${await userIdApi(page.request, seller.email)}/cars`);
+      await expect(cars.filter({ hasText: first })).toContainText('Removed');
+      await expect(onSale).toContainText('On sale');
+    });
+    await state(page, 'the seller’s cars, once the other is removed too', async () => {
+      await onSale.getByRole('button', { name: `Remove ${second}` }).click();
+      const again = page.getByRole('dialog', { name: `Remove ${second}?` });
+      await again.getByLabel('Reason, for the seller').fill('Reported stolen.');
+      await again.getByRole('button', { name: 'Remove car' }).click();
+      await expect(again).toBeHidden();
+      await expect(onSale.getByText('Removed', { exact: true })).toBeVisible({ timeout: 15_000 });
+    });
+
+    const report = page.getByTestId('report').filter({ hasText: reportedCar });
+    await state(page, 'Reports, with an open report', async () => {
+      await page.goto('/dashboard/reports');
+      await expect(report.getByText('Open', { exact: true })).toBeVisible();
+    });
+    await state(page, 'the reported conversation', async () => {
+      await report.getByRole('link', { name: 'Read the conversation' }).click();
+      await expect(
+        page.getByTestId('thread').getByText('Pay me by gift card and I will come today.'),
+      ).toBeVisible();
+    });
+  });
+});

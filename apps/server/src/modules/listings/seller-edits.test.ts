@@ -8,27 +8,8 @@ import type { TestClient } from '../../test/client.ts';
 import { errorOf, register, signInAs } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { newCar } from './listings.test-helpers.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
-
-async function newCar(
-  client: TestClient,
-  overrides: Record<string, unknown> = {},
-  category = 'Electric car',
-) {
-  const images = [await uploadPhoto(client), await uploadPhoto(client)];
-  return client.post(`/api/product?name=${encodeURIComponent(category)}`, {
-    name: 'Polestar 2 Long Range',
-    reprice: 31_500_00,
-    orprice: 49_900_00,
-    location: 'Portland, OR',
-    year: 2022,
-    mileageKm: 28_000,
-    condition: 'Excellent',
-    describe: 'One owner, heat pump, all service at the dealer.',
-    images,
-    ...overrides,
-  });
-}
 
 describe('editing a seeded demo car', () => {
   it('keeps, reorders and drops its photos like any upload of the seller', async () => {

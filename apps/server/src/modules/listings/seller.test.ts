@@ -11,27 +11,8 @@ import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { newCar } from './listings.test-helpers.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
-
-async function newCar(
-  client: TestClient,
-  overrides: Record<string, unknown> = {},
-  category = 'Electric car',
-) {
-  const images = [await uploadPhoto(client), await uploadPhoto(client)];
-  return client.post(`/api/product?name=${encodeURIComponent(category)}`, {
-    name: 'Polestar 2 Long Range',
-    reprice: 31_500_00,
-    orprice: 49_900_00,
-    location: 'Portland, OR',
-    year: 2022,
-    mileageKm: 28_000,
-    condition: 'Excellent',
-    describe: 'One owner, heat pump, all service at the dealer.',
-    images,
-    ...overrides,
-  });
-}
 
 describe('sellers and their cars', () => {
   let app: TestApp;

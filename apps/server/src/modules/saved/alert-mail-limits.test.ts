@@ -2,55 +2,32 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SavedSearchListSchema } from '@carmarket/shared';
 import { savedSearch } from '../../db/schema.ts';
-import { readOutbox, type OutboxEntry } from '../../adapters/mail.ts';
 import { register, signInAs, TestClient } from '../../test/client.ts';
-import { confirmAddress, isSignUpMail } from '../../test/mail.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { uploadPhoto } from '../../test/uploads.ts';
+import { confirmAddress } from '../../test/mail.ts';
+import type { TestApp } from '../../test/test-app.ts';
+import {
+  listCar as listCarAs,
+  mailTo,
+  patch,
+  put,
+  saveSearch,
+  startTwoServers,
+  startWithSeller,
+} from './saved.test-helpers.ts';
 
 /*
  * Issue 29: search alerts, digests and saved-car notices go only to confirmed addresses, and each
  * address gets at most ALERT_MAILS_PER_DAY of them a day; the rest goes in one mail after the day.
  */
 
-// The worker runs only when a test asks (app.runAlerts), so each test knows what was sent.
-const env = { ALERT_INTERVAL_MS: '3600000', ALERT_DIGEST_HOURS: '24' };
+/** Lists a `make` `model` of 2020 through the seller's form call. */
+const listCar = (seller: TestClient, make: string, model: string, reprice = 20_000_00) =>
+  listCarAs(seller, { name: `${make} ${model}`, make, model, reprice, year: 2020 });
 
-const photos = new WeakMap<TestClient, Promise<string>>();
-
-/** Lists a car through the seller's form call (which queues it for matching). */
-async function listCar(seller: TestClient, make: string, model: string, reprice = 20_000_00) {
-  if (!photos.has(seller)) photos.set(seller, uploadPhoto(seller));
-  const response = await seller.post('/api/product?name=Luxury%20car', {
-    name: `${make} ${model}`,
-    make,
-    model,
-    reprice,
-    orprice: reprice + 5_000_00,
-    year: 2020,
-    location: 'Somewhere',
-    condition: 'Good',
-    describe: 'A car listed by a test.',
-    mileageKm: 40_000,
-    images: [await photos.get(seller)!],
-  });
-  if (response.status !== 200) throw new Error(`listing failed: ${await response.text()}`);
-  return ((await response.json()) as { insertedId: string }).insertedId;
-}
-
-async function saveSearch(buyer: TestClient, name: string, query: string, alerts = 'instant') {
-  const response = await buyer.post('/api/saved-searches', { name, query, alerts });
-  if (response.status !== 200) throw new Error(`save failed: ${await response.text()}`);
-}
-
-const saveCar = (buyer: TestClient, carId: string) =>
-  buyer.request(`/api/saved-cars/${carId}`, { method: 'PUT' });
+const saveCar = (buyer: TestClient, carId: string) => put(buyer, `/api/saved-cars/${carId}`);
 const reprice = (seller: TestClient, carId: string, cents: number) =>
-  seller.request(`/api/listings/${carId}`, { method: 'PATCH', json: { reprice: cents } });
+  patch(seller, `/api/listings/${carId}`, { reprice: cents });
 
-/** Every mail to `email` but the sign-up's confirmation, oldest first. */
-const mailTo = async (app: TestApp, email: string): Promise<OutboxEntry[]> =>
-  (await readOutbox(app.outboxDir)).filter((mail) => mail.to === email && !isSignUpMail(mail));
 /** Their subjects, sorted: mail queued together may reach the outbox in any order. */
 const subjects = async (app: TestApp, email: string) =>
   (await mailTo(app, email)).map((mail) => mail.subject).sort();
@@ -63,8 +40,7 @@ describe('alert mail only to confirmed addresses', () => {
   let app: TestApp;
   let seller: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller());
   });
   afterAll(() => app.close());
 
@@ -115,8 +91,7 @@ describe('at most ALERT_MAILS_PER_DAY alert mails to an address a day', () => {
   let app: TestApp;
   let seller: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env: { ...env, ALERT_MAILS_PER_DAY: '3' } });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller({ ALERT_MAILS_PER_DAY: '3' }));
   });
   afterAll(() => app.close());
 
@@ -194,12 +169,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the daily limit with two server
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    const limited = { ...env, ALERT_MAILS_PER_DAY: '3' };
-    first = await startTestApp({ env: limited });
-    second = await startTestApp({
-      env: limited,
-      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
-    });
+    [first, second] = await startTwoServers({ ALERT_MAILS_PER_DAY: '3' });
   });
   afterAll(async () => {
     await second.close();

@@ -5,9 +5,8 @@ import { mailQueue, savedCar, savedSearch, user } from '../../db/schema.ts';
 import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { payFor, validBooking } from '../../test/fixtures.ts';
 import { startSmtpStandIn } from '../../test/smtp.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import type { TestApp } from '../../test/test-app.ts';
 import {
-  env,
   put,
   del,
   patch,
@@ -16,14 +15,15 @@ import {
   buyerWithMail,
   mailTo,
   unsubscribeLink,
+  startWithSeller,
+  startTwoServers,
 } from './saved.test-helpers.ts';
 
 describe('alerts', () => {
   let app: TestApp;
   let seller: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller());
   });
   afterAll(() => app.close());
 
@@ -316,8 +316,7 @@ describe('alert mail through a mail server', () => {
       if (to.startsWith('busy-') && busyRefuses) return { code: 451, message: 'Try later' };
       return 'accept';
     });
-    app = await startTestApp({ env: { ...env, SMTP_URL: smtp.url } });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller({ SMTP_URL: smtp.url }));
   });
   afterAll(async () => {
     await app.close();
@@ -381,11 +380,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('alerts with two server processe
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    first = await startTestApp({ env });
-    second = await startTestApp({
-      env,
-      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
-    });
+    [first, second] = await startTwoServers();
   });
   afterAll(async () => {
     await second.close();

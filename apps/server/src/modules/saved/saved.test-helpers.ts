@@ -1,14 +1,30 @@
-// Setup shared by the saved-car and saved-search tests (saved, saved-alerts).
+// Setup shared by the saved-car and saved-search tests (saved, saved-alerts, alert-mail-limits).
 import { confirmAddress, isSignUpMail } from '../../test/mail.ts';
 import { readOutbox, type OutboxEntry } from '../../adapters/mail.ts';
 import type { TestClient } from '../../test/client.ts';
-import { register } from '../../test/client.ts';
-import { type TestApp } from '../../test/test-app.ts';
+import { register, signInAs } from '../../test/client.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { uploadPhoto } from '../../test/uploads.ts';
 import { searchPlaces } from '../places/gazetteer.ts';
 
 // The worker runs only when a test asks (app.runAlerts), so each test knows what was sent.
 export const env = { ALERT_INTERVAL_MS: '3600000', ALERT_DIGEST_HOURS: '24' };
+
+/** A test app with these tests' env (and `more`), and the demo seller signed in to it. */
+export async function startWithSeller(more: Record<string, string> = {}) {
+  const app = await startTestApp({ env: { ...env, ...more } });
+  return { app, seller: await signInAs(app, 'seller@demo.local') };
+}
+
+/** Two servers on one PostgreSQL database, each with these tests' env (and `more`). */
+export async function startTwoServers(more: Record<string, string> = {}) {
+  const first = await startTestApp({ env: { ...env, ...more } });
+  const second = await startTestApp({
+    env: { ...env, ...more },
+    reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
+  });
+  return [first, second] as const;
+}
 
 export const put = (client: TestClient, path: string) => client.request(path, { method: 'PUT' });
 export const del = (client: TestClient, path: string) => client.request(path, { method: 'DELETE' });
@@ -72,6 +88,7 @@ export async function buyerWithMail(app: TestApp, overrides: Parameters<typeof r
   return buyer;
 }
 
+/** Every mail to `email` but the sign-up's confirmation, oldest first. */
 export const mailTo = async (app: TestApp, email: string): Promise<OutboxEntry[]> =>
   (await readOutbox(app.outboxDir)).filter((mail) => mail.to === email && !isSignUpMail(mail));
 

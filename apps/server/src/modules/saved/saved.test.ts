@@ -9,17 +9,24 @@ import {
   type SearchResult,
 } from '@carmarket/shared';
 import { category, listing, savedCar, savedSearchMatch, user } from '../../db/schema.ts';
-import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { errorOf, register, TestClient } from '../../test/client.ts';
+import type { TestApp } from '../../test/test-app.ts';
 import type { NewCar } from './saved.test-helpers.ts';
-import { env, put, del, patch, place, listCar, saveSearch } from './saved.test-helpers.ts';
+import {
+  put,
+  del,
+  patch,
+  place,
+  listCar,
+  saveSearch,
+  startWithSeller,
+} from './saved.test-helpers.ts';
 
 describe('saved cars', () => {
   let app: TestApp;
   let seller: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller());
   });
   afterAll(() => app.close());
 
@@ -113,8 +120,7 @@ describe('saved searches', () => {
   let app: TestApp;
   let seller: TestClient;
   beforeAll(async () => {
-    app = await startTestApp({ env });
-    seller = await signInAs(app, 'seller@demo.local');
+    ({ app, seller } = await startWithSeller());
   });
   afterAll(() => app.close());
 

@@ -317,3 +317,44 @@ export async function confirmEmailApi(request: APIRequestContext, email: string)
 export async function waitForHydration(page: Page) {
   await expect(page.locator('html[data-hydrated]')).toBeAttached();
 }
+
+/** The site's main menu, in the header. */
+export const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/** The dashboard's menu of pages. */
+export const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+
+/** An address no other test uses, so tests never share an account. */
+export function uniqueEmail(kind: string) {
+  return `${kind.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** The password of the accounts that `registerThroughPage` makes. */
+export const NEW_PASSWORD = 'a long enough password 2026';
+
+/**
+ * Fills in and sends the register form for a new `role` account (its password NEW_PASSWORD); the
+ * page then says so and goes home. The account's email.
+ */
+export async function registerThroughPage(
+  page: Page,
+  role: 'Seller' | 'Buyer',
+  email = uniqueEmail(role),
+) {
+  await page.goto('/register');
+  await page.getByLabel('Name').fill(`Test ${role}`);
+  await page.getByLabel('Account type').selectOption(role);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Registration successful')).toBeVisible();
+  await expect(page).toHaveURL('/');
+  return email;
+}
+
+/** Signs in with the form of the login page the browser is on (a demo account by default). */
+export async function signInThroughPage(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

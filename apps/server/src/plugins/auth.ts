@@ -7,8 +7,8 @@ import type { Role } from '@carmarket/shared';
 import type { Db } from '../db/client.ts';
 import { prepared } from '../db/prepared.ts';
 import { session, user } from '../db/schema.ts';
-import type { Decision } from '../lib/policy.ts';
-import { AppError, forbidden } from '../lib/errors.ts';
+import { authorize, type Decision } from '../lib/policy.ts';
+import { AppError } from '../lib/errors.ts';
 import { readCookie, sameSecret } from '../lib/signing.ts';
 import type { AccessTokens } from '../modules/auth/access-token.ts';
 import type { Auth } from '../modules/auth/auth.ts';
@@ -243,12 +243,11 @@ export function currentUser(request: FastifyRequest): SessionUser {
 }
 
 /**
- * Route hook, after `authenticate`: asks a named policy about the signed-in person and answers
- * 403 with its reason when it refuses. Rules about roles live in the policy files, not here.
+ * Route hook, after `authenticate`: asks a named policy about the signed-in person and, when it
+ * refuses, answers as `authorize` does. Rules about roles live in the policy files, not here.
  */
 export function guard(rule: (actor: SessionUser) => Decision) {
   return async (request: FastifyRequest) => {
-    const decision = rule(currentUser(request));
-    if (!decision.ok) throw forbidden(decision.reason);
+    authorize(rule(currentUser(request)));
   };
 }

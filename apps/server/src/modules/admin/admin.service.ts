@@ -4,6 +4,7 @@ import { prepared } from '../../db/prepared.ts';
 import { auditLog, user, userCount } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../adapters/mail.ts';
@@ -117,9 +118,7 @@ async function liveUser(db: Db, id: string) {
 /** Marks a seller verified; their cars show the "Verified seller" badge. */
 export async function verifySeller(db: Db, actor: SessionUser, id: string): Promise<number> {
   const target = await liveUser(db, id);
-  const allowed = userPolicy.canVerify(actor, target);
-  // A buyer cannot become verified: the admin may act, the target is wrong for it (409).
-  if (!allowed.ok) throw conflict(allowed.reason);
+  authorize(userPolicy.canVerify(actor, target));
   if (target.verified) return 0;
   await db.transaction(async (tx) => {
     await tx.update(user).set({ verified: true }).where(eq(user.id, id));

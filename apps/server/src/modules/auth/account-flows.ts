@@ -10,7 +10,8 @@ import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
 import type { Db } from '../../db/client.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { LiveHub } from '../messages/live.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
@@ -200,8 +201,7 @@ export async function accountFlows({
      */
     async deleteAccount(call: AuthCall): Promise<void | OwnAnswer> {
       const caller = call.caller!;
-      const allowed = userPolicy.canDeleteSelf(caller);
-      if (!allowed.ok) throw forbidden(allowed.reason);
+      authorize(userPolicy.canDeleteSelf(caller));
       const given = call.body as z.infer<typeof DeleteAccountSchema>;
       if (given.token) {
         call.body = { token: given.token };

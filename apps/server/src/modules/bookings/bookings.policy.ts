@@ -1,7 +1,13 @@
 import { holdsRole } from '@carmarket/shared';
-import { decide, type Decision } from '../../lib/policy.ts';
+import { allow, decide, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { userPolicy } from '../users/users.policy.ts';
+
+const BOOKING_NOT_FOUND = 'That booking was not found.';
+
+/** Whether this person may see the booking at all: its buyer, the car's seller, or an admin. */
+const seesBooking = (actor: SessionUser, booking: { buyerId: string; sellerId: string }) =>
+  holdsRole(actor.roles, 'admin') || booking.buyerId === actor.id || booking.sellerId === actor.id;
 
 /** Who may do what with bookings. */
 export const bookingPolicy = {
@@ -14,29 +20,38 @@ export const bookingPolicy = {
     listing: { sellerId: string },
     site: { requireVerifiedEmail: boolean },
   ): Decision {
-    if (!holdsRole(actor.roles, 'Buyer'))
-      return { ok: false, reason: 'Only buyer accounts can book cars.' };
-    if (listing.sellerId === actor.id)
-      return { ok: false, reason: 'You cannot book your own car.' };
+    if (!holdsRole(actor.roles, 'Buyer')) return deny('Only buyer accounts can book cars.');
+    if (listing.sellerId === actor.id) return deny('You cannot book your own car.');
     return userPolicy.hasConfirmedEmail(actor, site);
   },
   /** A buyer's bookings list: that buyer, or an admin. */
   canListBookingsOf: (actor: SessionUser, email: string) =>
-    holdsRole(actor.roles, 'admin') || actor.email.toLowerCase() === email.toLowerCase(),
-  /** One booking: its buyer, the car's seller, or an admin. */
+    decide(
+      holdsRole(actor.roles, 'admin') || actor.email.toLowerCase() === email.toLowerCase(),
+      'You can only see your own bookings.',
+    ),
+  /** One booking: its buyer, the car's seller, or an admin; to anyone else it does not exist. */
   canView: (actor: SessionUser, booking: { buyerId: string; sellerId: string }) =>
-    holdsRole(actor.roles, 'admin') ||
-    booking.buyerId === actor.id ||
-    booking.sellerId === actor.id,
+    seesBooking(actor, booking) ? allow : hide(BOOKING_NOT_FOUND),
   /** Bookings of cars (Booked Items): sellers see their own cars', admins everyone's. */
   canListBookedItems: (actor: SessionUser) =>
     decide(
       holdsRole(actor.roles, 'Seller') || holdsRole(actor.roles, 'admin'),
       'This is for Seller or admin accounts only.',
     ),
-  /** A receipt: only the buyer who paid, and only once the booking is paid. */
+  /** A receipt: only the buyer who paid, and only once the booking is paid; else there is none. */
   canSeeReceipt: (actor: SessionUser, booking: { buyerId: string; status: string }) =>
-    booking.buyerId === actor.id && booking.status === 'paid',
-  /** Cancelling: the buyer, while the booking is pending. */
-  canCancel: (actor: SessionUser, booking: { buyerId: string }) => booking.buyerId === actor.id,
+    booking.buyerId === actor.id && booking.status === 'paid'
+      ? allow
+      : hide('That receipt was not found.'),
+  /**
+   * Cancelling: the buyer (while the booking is pending, which the service checks as it cancels).
+   * Those who may not see the booking are told it does not exist.
+   */
+  canCancel(actor: SessionUser, booking: { buyerId: string; sellerId: string }): Decision {
+    if (booking.buyerId === actor.id) return allow;
+    return seesBooking(actor, booking)
+      ? deny('Only the buyer can cancel a booking.')
+      : hide(BOOKING_NOT_FOUND);
+  },
 };

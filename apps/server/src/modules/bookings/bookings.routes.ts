@@ -12,7 +12,8 @@ import {
   ReceiptSchema,
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
-import { forbidden, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { MailSender } from '../mail/mail-queue.ts';
 import type { DomainEvents } from '../../lib/events.ts';
@@ -78,10 +79,7 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const actor = currentUser(request);
-      if (!bookingPolicy.canListBookingsOf(actor, request.query.email)) {
-        throw forbidden('You can only see your own bookings.');
-      }
+      authorize(bookingPolicy.canListBookingsOf(currentUser(request), request.query.email));
       return (await bookingsOfEmail(db, request.query.email)).map(presentBooking);
     },
   );
@@ -100,9 +98,8 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const found = await findBooking(db, request.params.id);
       // One you may not see is "not found", as one that does not exist (decision 008).
-      if (!found || !bookingPolicy.canView(currentUser(request), found)) {
-        throw notFound('That booking');
-      }
+      if (!found) throw notFound('That booking');
+      authorize(bookingPolicy.canView(currentUser(request), found));
       return presentBooking(found);
     },
   );
@@ -120,9 +117,10 @@ export const bookingRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const found = await findBooking(db, request.params.id);
+      if (!found) throw notFound('That receipt');
       // Anyone but the buyer who paid sees no receipt, as if there were none (decision 008).
-      const receipt =
-        found && bookingPolicy.canSeeReceipt(currentUser(request), found) && receiptOf(found);
+      authorize(bookingPolicy.canSeeReceipt(currentUser(request), found));
+      const receipt = receiptOf(found);
       if (!receipt) throw notFound('That receipt');
       return presentReceipt(receipt);
     },

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { booking, listing, user } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { queueMail, type MailSender } from '../mail/mail-queue.ts';
@@ -68,8 +69,7 @@ export async function createBooking(
   if (!car || car.status === 'withdrawn' || car.status === 'removed') {
     throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
   }
-  const allowed = bookingPolicy.canBook(actor, car, site);
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  authorize(bookingPolicy.canBook(actor, car, site));
   if (car.status !== 'available') throw conflict('This car is no longer available for booking.');
 
   const price = formatMoney(car.repriceCents, car.currency);
@@ -206,9 +206,8 @@ export function receiptOf(row: BookingRow): ReceiptRow | undefined {
 /** The buyer cancels a pending booking. */
 export async function cancelBooking(db: Db, actor: SessionUser, id: string): Promise<BookingRow> {
   const found = await findBooking(db, id);
-  if (!found || !bookingPolicy.canView(actor, found)) throw notFound('That booking');
-  if (!bookingPolicy.canCancel(actor, found))
-    throw forbidden('Only the buyer can cancel a booking.');
+  if (!found) throw notFound('That booking');
+  authorize(bookingPolicy.canCancel(actor, found));
   const cancelled = await db.transaction((tx) => cancelPendingBooking(tx, id));
   if (!cancelled) throw conflict(`This booking is ${found.status} and can no longer be cancelled.`);
   return (await findBooking(db, id))!;

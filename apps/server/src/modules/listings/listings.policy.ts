@@ -1,5 +1,5 @@
 import { holdsRole, type ListingStatus } from '@carmarket/shared';
-import { allow, deny, type Decision } from '../../lib/policy.ts';
+import { allow, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { userPolicy } from '../users/users.policy.ts';
 
@@ -17,11 +17,14 @@ export const listingPolicy = {
     if (!selling.ok) return selling;
     return userPolicy.hasConfirmedEmail(actor, site);
   },
-  /** Withdrawn and removed cars are visible to their seller and admins only. */
-  canView: (actor: SessionUser, car: { sellerId: string; status: ListingStatus }) =>
+  /** Withdrawn and removed cars: their seller and admins only; to others they do not exist. */
+  canView: (actor: SessionUser, car: { sellerId: string; status: ListingStatus }): Decision =>
     (car.status !== 'withdrawn' && car.status !== 'removed') ||
     car.sellerId === actor.id ||
-    holdsRole(actor.roles, 'admin'),
+    holdsRole(actor.roles, 'admin')
+      ? allow
+      : hide('That car was not found.'),
   /** Editing, withdrawing and advertising: the car's seller. */
-  canManage: (actor: SessionUser, car: { sellerId: string }) => car.sellerId === actor.id,
+  canManage: (actor: SessionUser, car: { sellerId: string }): Decision =>
+    car.sellerId === actor.id ? allow : deny('Only the seller can change this car.'),
 };

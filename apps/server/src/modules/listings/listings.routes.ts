@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
@@ -32,7 +33,8 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     },
     async (request) => {
       const car = await findListing(db, request.params.id);
-      if (!car || !listingPolicy.canView(currentUser(request), car)) throw notFound('That car');
+      if (!car) throw notFound('That car');
+      authorize(listingPolicy.canView(currentUser(request), car));
       return presentListingDetail(car);
     },
   );

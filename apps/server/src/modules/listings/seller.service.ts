@@ -9,8 +9,9 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { DomainEvents } from '../../lib/events.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
@@ -168,8 +169,9 @@ export async function pageOfSellerCars(
 
 async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {
   const [row] = await db.select().from(listing).where(eq(listing.id, id));
-  if (!row || !listingPolicy.canView(actor, row)) throw notFound('That car');
-  if (!listingPolicy.canManage(actor, row)) throw forbidden('Only the seller can change this car.');
+  if (!row) throw notFound('That car');
+  authorize(listingPolicy.canView(actor, row));
+  authorize(listingPolicy.canManage(actor, row));
   return row;
 }
 

@@ -1,15 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { holdsRole, type ListingStatus } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { findConversation, type ConversationRow } from './conversation-reads.ts';
-import {
-  MESSAGES_REFUSAL_STATUS,
-  messagesPolicy,
-  type ConversationFacts,
-  type MessagesDecision,
-} from './messages.policy.ts';
+import { messagesPolicy, type ConversationFacts } from './messages.policy.ts';
 
 /*
  * Who reaches which conversation, and the lock every change to one takes first. Someone who may
@@ -27,21 +23,8 @@ export async function readableConversation(
 ): Promise<ConversationRow> {
   const found = await findConversation(db, id);
   if (!found) throw notFound('That conversation');
-  orRefuse(messagesPolicy.canRead(actor, found));
+  authorize(messagesPolicy.canRead(actor, found));
   return found;
-}
-
-/** Throws a policy's refusal as its answer (404, 403 or 409, with its reason); else nothing. */
-export function orRefuse(decision: MessagesDecision): void {
-  if (decision.ok) return;
-  switch (MESSAGES_REFUSAL_STATUS[decision.refusal]) {
-    case 404:
-      throw notFound('That conversation');
-    case 403:
-      throw forbidden(decision.reason);
-    case 409:
-      throw conflict(decision.reason);
-  }
 }
 
 /** What the write path needs of a conversation: its members, rules' facts and read positions. */
@@ -120,8 +103,8 @@ export async function memberConversation(db: Db, actor: SessionUser, id: string)
       )
     ).length > 0;
   // Who may not read it is told it does not exist; who may (an admin), that they only read.
-  orRefuse(messagesPolicy.canRead(actor, { ...found, reportOpen }));
-  orRefuse(acting);
+  authorize(messagesPolicy.canRead(actor, { ...found, reportOpen }));
+  authorize(acting);
   return found;
 }
 

@@ -3,10 +3,11 @@ import type { ListingStatus, MessageKind } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { messageBlock } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import { orGiveBack, type CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from '../listings/listings.policy.ts';
-import { lockConversation, memberConversation, orRefuse } from './conversation-access.ts';
+import { lockConversation, memberConversation } from './conversation-access.ts';
 import {
   asDate,
   findConversation,
@@ -109,7 +110,7 @@ export async function addMessage(
 
 /** Refuses a message the rules do not allow into this (locked) conversation. */
 function checkCanSend(actor: SessionUser, conversation: ConversationFacts): void {
-  orRefuse(messagesPolicy.canSend(actor, conversation));
+  authorize(messagesPolicy.canSend(actor, conversation));
 }
 
 /** `POST /api/conversations/:id/messages`: a member writes, while the conversation is open. */
@@ -158,15 +159,14 @@ export async function askAboutCar(
           (select c.id from conversation c where c.listing_id = l.id and c.buyer_id = ${actor.id}) as conversation_id
         from listing l join "user" s on s.id = l.seller_id where l.id = ${listingId}`,
   );
+  if (!car) throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
   // A car you cannot see (withdrawn, removed) is "not found", unless you talked about it before.
-  if (
-    !car ||
-    (!car.conversation_id &&
-      !listingPolicy.canView(actor, { sellerId: car.seller_id, status: car.status }))
-  ) {
-    throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
+  if (!car.conversation_id) {
+    authorize(listingPolicy.canView(actor, { sellerId: car.seller_id, status: car.status }), {
+      field: 'listingId',
+    });
   }
-  orRefuse(messagesPolicy.canAsk(actor, { sellerId: car.seller_id }));
+  authorize(messagesPolicy.canAsk(actor, { sellerId: car.seller_id }));
   if (car.conversation_id) return sendMessage(deps, actor, car.conversation_id, body);
 
   // What the conversation would be: its rules are checked before anything is counted.
@@ -266,7 +266,7 @@ export async function setBlocked(
   blocked: boolean,
 ): Promise<ConversationRow> {
   const found = await memberConversation(deps.db, actor, conversationId);
-  orRefuse(messagesPolicy.canBlock(actor, found));
+  authorize(messagesPolicy.canBlock(actor, found));
   const envelopes = await deps.db.transaction(async (tx) => {
     // Their conversations' rows first (in id order), as every change to a conversation does.
     const between = await queryRows<{ id: string }>(

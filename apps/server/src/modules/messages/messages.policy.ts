@@ -1,5 +1,5 @@
 import { holdsRole, type ConversationClosedReason, type ListingStatus } from '@carmarket/shared';
-import { decide, type Decision } from '../../lib/policy.ts';
+import { allow, conflicting, decide, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** What the rules need to know of a conversation. */
@@ -13,40 +13,21 @@ export interface ConversationFacts {
   sellerDeleted: boolean;
 }
 
-/**
- * Why a policy said no, by name; the service turns each into its answer (MESSAGES_REFUSAL_STATUS):
- * - `unseen`: not a member, and not an admin while a report is open: told it does not exist (404);
- * - `no-open-report`: an admin, while no member's report of it is open (never reported, or every
- *   report resolved: decision 015): 404 as well;
- * - `read-only`: an admin reading a reported conversation tries to act in it (403);
- * - `not-allowed`: the caller may not do this (403), e.g. block as the buyer, ask about one's own car;
- * - `blocked`: the seller blocked the buyer (403; the buyer is told plainly);
- * - `closed`: the car left the market or an account was deleted (409).
+/*
+ * The refusals these rules give, and the status each answers with (lib/policy.ts):
+ * - not a member, and not an admin while a report is open: told it does not exist (`hide`, 404);
+ * - an admin, while no member's report of it is open (never reported, or every report resolved:
+ *   decision 015): 404 as well;
+ * - an admin reading a reported conversation tries to act in it (`deny`, 403);
+ * - the caller may not do this (403), e.g. block as the buyer, ask about one's own car;
+ * - the seller blocked the buyer (403; the buyer is told plainly);
+ * - the car left the market or an account was deleted (`conflicting`, 409).
  */
-export type MessagesRefusal =
-  'unseen' | 'no-open-report' | 'read-only' | 'not-allowed' | 'blocked' | 'closed';
-
-/** The HTTP status each refusal answers with. */
-export const MESSAGES_REFUSAL_STATUS: Record<MessagesRefusal, 403 | 404 | 409> = {
-  unseen: 404,
-  'no-open-report': 404,
-  'read-only': 403,
-  'not-allowed': 403,
-  blocked: 403,
-  closed: 409,
-};
-
-/** A policy's answer: allowed, or refused by name with a reason a person can read. */
-export type MessagesDecision =
-  { ok: true } | { ok: false; refusal: MessagesRefusal; reason: string };
-
-const refuse = (refusal: MessagesRefusal, reason: string): MessagesDecision => ({
-  ok: false,
-  refusal,
-  reason,
-});
-const allowed: MessagesDecision = { ok: true };
 const CONVERSATION_NOT_FOUND = 'That conversation was not found.';
+
+/** A conversation's members are its buyer and the car's seller; no one else, admins included. */
+const isMember = (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
+  conversation.buyerId === actor.id || conversation.sellerId === actor.id;
 
 const CAR_GONE: Partial<Record<ListingStatus, string>> = {
   sold: 'This car has been sold',
@@ -57,19 +38,12 @@ const CAR_GONE: Partial<Record<ListingStatus, string>> = {
 /** Who may talk about which car, and read or write which conversation (issue 16). */
 export const messagesPolicy = {
   /** Asking a seller about a car: buyer accounts, never about their own car. */
-  canAsk(actor: SessionUser, car: { sellerId: string }): MessagesDecision {
-    if (car.sellerId === actor.id) return refuse('not-allowed', 'This is your car.');
+  canAsk(actor: SessionUser, car: { sellerId: string }): Decision {
+    if (car.sellerId === actor.id) return deny('This is your car.');
     if (!holdsRole(actor.roles, 'Buyer'))
-      return refuse('not-allowed', 'Only buyer accounts can ask sellers about cars.');
-    return allowed;
+      return deny('Only buyer accounts can ask sellers about cars.');
+    return allow;
   },
-
-  /**
-   * A conversation's members are its buyer and the car's seller; no one else, admins included.
-   * A visibility rule, as canRead: whoever fails it is told the conversation does not exist.
-   */
-  isMember: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
-    conversation.buyerId === actor.id || conversation.sellerId === actor.id,
 
   /**
    * Reading: its members, and admins while a member's report of it is open (decision 015). Once
@@ -79,10 +53,10 @@ export const messagesPolicy = {
   canRead(
     actor: SessionUser,
     conversation: { buyerId: string; sellerId: string; reportOpen: boolean },
-  ): MessagesDecision {
-    if (messagesPolicy.isMember(actor, conversation)) return allowed;
-    if (!holdsRole(actor.roles, 'admin')) return refuse('unseen', CONVERSATION_NOT_FOUND);
-    return conversation.reportOpen ? allowed : refuse('no-open-report', CONVERSATION_NOT_FOUND);
+  ): Decision {
+    if (isMember(actor, conversation)) return allow;
+    if (!holdsRole(actor.roles, 'admin')) return hide(CONVERSATION_NOT_FOUND);
+    return conversation.reportOpen ? allow : hide(CONVERSATION_NOT_FOUND);
   },
 
   /**
@@ -99,28 +73,21 @@ export const messagesPolicy = {
   },
 
   /** Writing: a member, while the conversation is open; told plainly why not. */
-  canSend(actor: SessionUser, conversation: ConversationFacts): MessagesDecision {
+  canSend(actor: SessionUser, conversation: ConversationFacts): Decision {
     const closed = messagesPolicy.closedBecause(conversation);
-    if (closed === null) return allowed;
+    if (closed === null) return allow;
     const buyer = conversation.buyerId === actor.id;
     switch (closed) {
       case 'blocked':
-        return refuse(
-          'blocked',
+        return deny(
           buyer
             ? 'The seller has blocked you, so you cannot send them messages.'
             : 'You blocked this buyer. Unblock them to write again.',
         );
       case 'account-deleted':
-        return refuse(
-          'closed',
-          'The other person’s account was deleted; this conversation is closed.',
-        );
+        return conflicting('The other person’s account was deleted; this conversation is closed.');
       default:
-        return refuse(
-          'closed',
-          `${CAR_GONE[closed]}; this conversation is closed to new messages.`,
-        );
+        return conflicting(`${CAR_GONE[closed]}; this conversation is closed to new messages.`);
     }
   },
 
@@ -128,28 +95,22 @@ export const messagesPolicy = {
    * Acting in a conversation (writing, marking it read, blocking): its two members. Asked of
    * someone who may read it (canRead), so the one refused is an admin reading a reported one.
    */
-  canAct: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
-    messagesPolicy.isMember(actor, conversation)
-      ? allowed
-      : refuse(
-          'read-only',
-          'Only the two people in a conversation can do this; admins only read it.',
-        ),
+  canAct: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }): Decision =>
+    isMember(actor, conversation)
+      ? allow
+      : deny('Only the two people in a conversation can do this; admins only read it.'),
 
   /** Blocking and unblocking a buyer: the conversation's seller (the buyer may report instead). */
-  canBlock: (actor: SessionUser, conversation: { sellerId: string }) =>
+  canBlock: (actor: SessionUser, conversation: { sellerId: string }): Decision =>
     conversation.sellerId === actor.id
-      ? allowed
-      : refuse(
-          'not-allowed',
-          'Only the seller can block; you can report the conversation instead.',
-        ),
+      ? allow
+      : deny('Only the seller can block; you can report the conversation instead.'),
 
   /** Reporting: either member (an admin reading it is refused as read-only). */
-  canReport: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }) =>
-    messagesPolicy.isMember(actor, conversation)
-      ? allowed
-      : refuse('read-only', 'Only the two people in a conversation can report it.'),
+  canReport: (actor: SessionUser, conversation: { buyerId: string; sellerId: string }): Decision =>
+    isMember(actor, conversation)
+      ? allow
+      : deny('Only the two people in a conversation can report it.'),
 
   /** The reports list and resolving reports: admins. */
   canReview: (actor: SessionUser): Decision =>

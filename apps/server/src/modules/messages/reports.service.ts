@@ -6,7 +6,8 @@ import { audit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { orRefuse, readableConversation } from './conversation-access.ts';
+import { authorize } from '../../lib/policy.ts';
+import { readableConversation } from './conversation-access.ts';
 import { asDate } from './conversation-reads.ts';
 import { DELETED_NAME_SQL } from './live-events.ts';
 import { messagesPolicy } from './messages.policy.ts';
@@ -24,7 +25,7 @@ export async function reportConversation(
   reason: string,
 ): Promise<string> {
   const found = await readableConversation(db, actor, conversationId);
-  orRefuse(messagesPolicy.canReport(actor, found));
+  authorize(messagesPolicy.canReport(actor, found));
   try {
     const [row] = await db
       .insert(conversationReport)

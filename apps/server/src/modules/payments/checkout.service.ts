@@ -1,10 +1,12 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { booking, listing, payment } from '../../db/schema.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Tx } from '../../db/client.ts';
 import {
   holdCar,
+  liveHold,
   lockAddressHolds,
   lockBuyerHolds,
   lockCarAndBooking,
@@ -31,19 +33,17 @@ function heldByAnother(holdExpiresAt: Date, now: Date): AppError {
 async function lockPayable(tx: Tx, actor: SessionUser, bookingId: string, now: Date) {
   const row = await lockCarAndBooking(tx, bookingId);
   if (!row) throw notFound('That booking');
-  const allowed = paymentPolicy.canPay(actor, { ...row.booking, sellerId: row.car.sellerId });
-  if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
+  authorize(paymentPolicy.canPay(actor, { ...row.booking, sellerId: row.car.sellerId }));
   const { booking: held, car } = row;
   if (held.status === 'paid') throw conflict('This booking is already paid.');
   if (held.status !== 'pending')
     throw conflict(`This booking is ${held.status} and can no longer be paid.`);
-  const holdActive =
-    car.status === 'reserved' && car.holdExpiresAt !== null && car.holdExpiresAt > now;
-  if (holdActive && car.holdBookingId !== held.id) throw heldByAnother(car.holdExpiresAt!, now);
+  const hold = liveHold(car, now);
+  if (hold && hold.bookingId !== held.id) throw heldByAnother(hold.until, now);
   if (car.status !== 'available' && car.status !== 'reserved') {
     throw conflict(`This car is ${car.status} and can no longer be bought.`);
   }
-  return { booking: held, car, holdActive };
+  return { booking: held, car, hold };
 }
 
 /**
@@ -146,8 +146,8 @@ export async function holdForPayment(
     await lockBuyerHolds(tx, actor.id);
     await lockAddressHolds(tx, ip);
     const now = new Date();
-    const { booking: held, car, holdActive } = await lockPayable(tx, actor, bookingId, now);
-    if (holdActive) return { reservedUntil: car.holdExpiresAt! };
+    const { booking: held, car, hold } = await lockPayable(tx, actor, bookingId, now);
+    if (hold) return { reservedUntil: hold.until };
     const other = await otherCarHeldBy(tx, actor.id, held.id);
     if (other) {
       throw new AppError(
@@ -203,8 +203,7 @@ export async function confirmPayment(
     .innerJoin(listing, eq(listing.id, booking.listingId))
     .where(eq(booking.id, bookingId));
   if (!owned) throw notFound('That booking');
-  const allowed = paymentPolicy.canPay(actor, owned);
-  if (!allowed.ok) throw allowed.hidden ? notFound('That booking') : forbidden(allowed.reason);
+  authorize(paymentPolicy.canPay(actor, owned));
   const intent = await deps.gateway.retrieveIntent(transactionId);
   if (!intent || intent.bookingId !== bookingId) {
     throw new AppError(

@@ -1,8 +1,6 @@
+import { allow, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { bookingPolicy } from '../bookings/bookings.policy.ts';
-
-/** A refusal: its reason, and whether the booking must look as if it did not exist. */
-export type PaymentDecision = { ok: true } | { ok: false; reason: string; hidden: boolean };
 
 /** Who may do what with payments. */
 export const paymentPolicy = {
@@ -10,11 +8,9 @@ export const paymentPolicy = {
    * Starting, holding and recording a payment: the booking's buyer only. Those who may see the
    * booking (an admin, the car's seller) are told why; anyone else learns nothing of it.
    */
-  canPay(actor: SessionUser, booking: { buyerId: string; sellerId: string }): PaymentDecision {
-    if (booking.buyerId === actor.id) return { ok: true };
-    if (bookingPolicy.canView(actor, booking)) {
-      return { ok: false, reason: 'Only the buyer can pay for a booking.', hidden: false };
-    }
-    return { ok: false, reason: 'That booking was not found.', hidden: true };
+  canPay(actor: SessionUser, booking: { buyerId: string; sellerId: string }): Decision {
+    if (booking.buyerId === actor.id) return allow;
+    const seeing = bookingPolicy.canView(actor, booking);
+    return seeing.ok ? deny('Only the buyer can pay for a booking.') : seeing;
   },
 };

@@ -10,6 +10,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { ON_SALE_SQL, savedSearch, savedSearchMatch } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { countSearch, originOf } from '../search/search.service.ts';
 import { textQueryOf } from '../search/spelling.ts';
@@ -120,7 +121,8 @@ export async function createSavedSearch(
 
 async function ownSearch(db: Db, actor: SessionUser, id: string) {
   const [row] = await db.select().from(savedSearch).where(eq(savedSearch.id, id));
-  if (!row || !savedPolicy.owns(actor, row)) throw notFound('That saved search');
+  if (!row) throw notFound('That saved search');
+  authorize(savedPolicy.owns(actor, row));
   return row;
 }
 

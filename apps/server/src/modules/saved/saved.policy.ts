@@ -1,5 +1,5 @@
 import { holdsRole } from '@carmarket/shared';
-import { decide } from '../../lib/policy.ts';
+import { allow, decide, hide } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** Who may keep track of cars and searches; each person sees and changes only their own. */
@@ -8,5 +8,6 @@ export const savedPolicy = {
   canKeepTrack: (actor: SessionUser) =>
     decide(holdsRole(actor.roles, 'Buyer'), 'Saving cars and searches is for buyer accounts.'),
   /** A saved search: only the person who saved it (anyone else is told it does not exist). */
-  owns: (actor: SessionUser, search: { userId: string }) => search.userId === actor.id,
+  owns: (actor: SessionUser, search: { userId: string }) =>
+    search.userId === actor.id ? allow : hide('That saved search was not found.'),
 };

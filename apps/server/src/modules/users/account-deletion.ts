@@ -3,7 +3,8 @@ import { DELETED_USER_NAME, firstRole, type Role } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { account, booking, listing, session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { forbidden, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { addressFreeFrom, longDate } from './deleted-accounts.ts';
@@ -53,8 +54,7 @@ export async function deleteAccount(
   if (!target) throw notFound('That user');
   const self = asked.by === 'self';
   const actor = asked.by === 'self' ? target : asked.actor;
-  const allowed = self ? userPolicy.canDeleteSelf(target) : userPolicy.canDelete(actor, target);
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  authorize(self ? userPolicy.canDeleteSelf(target) : userPolicy.canDelete(actor, target));
 
   const effects = await db.transaction(async (tx) => {
     // Conditional, so two deletions at once do the work once: the second finds no live account.

@@ -1,5 +1,5 @@
 import { holdsRole, type Role } from '@carmarket/shared';
-import { allow, decide, deny, type Decision } from '../../lib/policy.ts';
+import { allow, conflicting, decide, deny, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -11,13 +11,28 @@ type Person = { id: string; roles: readonly Role[] };
 export const userPolicy = {
   /** Role flags of `email`: that user, or an admin. */
   canReadRoleOf: (actor: SessionUser, email: string) =>
-    sameEmail(actor.email, email) || isAdmin(actor),
-  /** Setting one's own role, or asking for one's own token: one's own email only. */
-  isOwnEmail: (actor: SessionUser, email: string) => sameEmail(actor.email, email),
-  /** Verifying: an admin, and only seller accounts are verified. */
+    decide(
+      sameEmail(actor.email, email) || isAdmin(actor),
+      'You can only look up your own account.',
+    ),
+  /** Setting the role chosen at sign-up: one's own email only. */
+  canSetRoleOf: (actor: SessionUser, email: string) =>
+    decide(sameEmail(actor.email, email), 'You can only set your own role.'),
+  /** Registering an account after a first Google sign-in: one's own email only. */
+  canRegister: (actor: SessionUser, email: string) =>
+    decide(sameEmail(actor.email, email), 'You can only register your own account.'),
+  /** A bearer token: for one's own email only. */
+  canGetTokenFor: (actor: SessionUser, email: string) =>
+    decide(sameEmail(actor.email, email), 'You can only ask for your own token.'),
+  /**
+   * Verifying: an admin, and only seller accounts are verified. A buyer cannot become verified:
+   * the admin may act, the target is wrong for it (409).
+   */
   canVerify(actor: SessionUser, target: Person): Decision {
     if (!isAdmin(actor)) return deny('This is for admin accounts only.');
-    return decide(holdsRole(target.roles, 'Seller'), 'Only seller accounts can be verified.');
+    return holdsRole(target.roles, 'Seller')
+      ? allow
+      : conflicting('Only seller accounts can be verified.');
   },
   /** Deleting someone: an admin; never oneself, never another admin. */
   canDelete(actor: { id: string; roles: readonly Role[] }, target: Person): Decision {

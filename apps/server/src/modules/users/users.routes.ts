@@ -15,6 +15,7 @@ import {
 } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import type { AccessTokens } from '../auth/access-token.ts';
 import { userPolicy } from './users.policy.ts';
@@ -61,7 +62,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
     async (request) => {
       const actor = currentUser(request);
       const { email, role, name } = request.body;
-      if (!userPolicy.isOwnEmail(actor, email)) throw forbidden('You can only set your own role.');
+      authorize(userPolicy.canSetRoleOf(actor, email));
       await setSignupRole(db, actor.id, role, name);
       return { acknowledged: true as const };
     },
@@ -81,9 +82,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
     },
     async (request) => {
       const actor = currentUser(request);
-      if (!userPolicy.isOwnEmail(actor, request.body.email)) {
-        throw forbidden('You can only register your own account.');
-      }
+      authorize(userPolicy.canRegister(actor, request.body.email));
       await ensureRole(db, actor.id, 'Buyer');
       return { acknowledged: true as const };
     },
@@ -123,10 +122,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
         },
       },
       async (request) => {
-        const actor = currentUser(request);
-        if (!userPolicy.canReadRoleOf(actor, request.params.email)) {
-          throw forbidden('You can only look up your own account.');
-        }
+        authorize(userPolicy.canReadRoleOf(currentUser(request), request.params.email));
         // An account holding two roles answers true to both (decision 016).
         const roles = await rolesOfEmail(db, request.params.email);
         return flag.answer(roles.includes(flag.role));
@@ -164,9 +160,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ db: Db; tokens: AccessTokens }>
     },
     async (request, reply) => {
       const actor = currentUser(request);
-      if (!userPolicy.isOwnEmail(actor, request.query.email)) {
-        throw forbidden('You can only ask for your own token.');
-      }
+      authorize(userPolicy.canGetTokenFor(actor, request.query.email));
       const sessionEnds = await sessionExpiresAt(db, actor.id, actor.sessionId);
       // Ended between the cookie's check and now (signed out elsewhere).
       if (!sessionEnds) throw new AppError(401, 'unauthenticated');

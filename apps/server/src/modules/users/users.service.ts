@@ -3,7 +3,8 @@ import { firstRole, type Role, type SignupRole } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { session, user } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { userPolicy } from './users.policy.ts';
 
@@ -56,8 +57,7 @@ export async function rolesOfEmail(db: Db, email: string): Promise<Role[]> {
  * once cannot add it twice.
  */
 export async function addRole(db: Db, actor: SessionUser, role: SignupRole): Promise<Role[]> {
-  const allowed = userPolicy.canAddRole(actor);
-  if (!allowed.ok) throw forbidden(allowed.reason);
+  authorize(userPolicy.canAddRole(actor));
   return db.transaction(async (tx) => {
     const [added] = await tx
       .update(user)

@@ -78,7 +78,7 @@ test.describe('accessibility: signed out', () => {
         'That email and password do not match an account.',
       );
     });
-    // A server with Google sign-in (its answer stood in for, as in accounts.spec.ts).
+    // A server with Google sign-in (its answer stood in for, as in accounts-sign-up.spec.ts).
     await page.route('**/api/sign-in-options', (route) =>
       route.fulfill({ json: { google: true } }),
     );

@@ -27,7 +27,7 @@ export function useRecordPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: recordPayment,
-    // The booking, the buyer's orders and the car's pages all change with a sale (or a refund);
+    // The booking, the buyer's bookings and the car's pages all change with a sale (or a refund);
     // the home page reloads its counts whenever it shows them. Not awaited: the page shows the
     // outcome at once rather than after the refetches.
     onSettled: () => {

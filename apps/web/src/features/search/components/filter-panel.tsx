@@ -5,6 +5,7 @@ import { toKm } from '../../../lib/units';
 import {
   labelOf,
   lengthUnit,
+  money,
   PICKED_RADIUS_KM,
   setValue,
   toggleValue,
@@ -228,8 +229,8 @@ export function FilterPanel({
                   }
                 >
                   {range.max === null
-                    ? `$${count.format(range.min! / 100)}+`
-                    : `$${count.format(range.min! / 100)}–${count.format(Math.ceil(range.max / 100))}`}{' '}
+                    ? `${money(String(range.min))}+`
+                    : `${money(String(range.min))}–${money(String(range.max))}`}{' '}
                   <span className="text-muted">({count.format(range.count)})</span>
                 </button>
               </li>

@@ -38,11 +38,11 @@ type Booking = typeof booking.$inferSelect;
 export function liveHold(
   car: Pick<Car, 'status' | 'holdBookingId' | 'holdExpiresAt'>,
   now = new Date(),
-): { bookingId: string; until: Date } | null {
-  if (car.status !== 'reserved' || car.holdExpiresAt === null || car.holdBookingId === null) {
-    return null;
-  }
-  return car.holdExpiresAt > now ? { bookingId: car.holdBookingId, until: car.holdExpiresAt } : null;
+): { bookingId: string | null; until: Date } | null {
+  if (car.status !== 'reserved' || car.holdExpiresAt === null) return null;
+  return car.holdExpiresAt > now
+    ? { bookingId: car.holdBookingId, until: car.holdExpiresAt }
+    : null;
 }
 
 export function liveHoldWhere(now: Date | SQL = new Date()): SQL {
@@ -96,13 +96,7 @@ export async function otherCarHeldBy(
     .select({ name: listing.name, holdExpiresAt: listing.holdExpiresAt })
     .from(listing)
     .innerJoin(booking, eq(booking.id, listing.holdBookingId))
-    .where(
-      and(
-        liveHoldWhere(),
-        eq(booking.buyerId, buyerId),
-        ne(booking.id, exceptBookingId),
-      ),
-    );
+    .where(and(liveHoldWhere(), eq(booking.buyerId, buyerId), ne(booking.id, exceptBookingId)));
   return held ? { name: held.name, holdExpiresAt: held.holdExpiresAt! } : undefined;
 }
 

@@ -36,7 +36,11 @@ function builtAt(file) {
 
 function run(label, args) {
   console.log(`> ${label}`);
-  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
+  // A build for serving, whatever NODE_ENV the shell (or a test runner) has: under
+  // NODE_ENV=test or development Vite emits React's development JSX calls, which the server's
+  // prerender cannot run.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,6 +7,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two test files at a time at least, where Vitest's default is the cores less one (one file
+    // on a 2-core machine): an API test spends much of its time waiting on its database, so two
+    // fill two cores (the PostgreSQL round: 412 s one at a time, 220 s two at a time).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

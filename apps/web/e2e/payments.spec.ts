@@ -7,14 +7,7 @@ import {
   type Page,
 } from '@playwright/test';
 
-import {
-  fromSite,
-  newCarOnSale,
-  otherSession,
-  signUpBuyer,
-  signUpBuyerApi,
-  SITE,
-} from './site';
+import { fromSite, newCarOnSale, otherSession, signUpBuyer, signUpBuyerApi, SITE } from './site';
 
 /**
  * The payment and category pages load their code, the session and then their data before they

@@ -393,7 +393,14 @@ export async function buildApp({
           events,
           requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
         });
-        await api.register(sellerRoutes, { db: database.db, events, storage, mailer, config });
+        await api.register(sellerRoutes, {
+          db: database.db,
+          events,
+          storage,
+          mailer,
+          config,
+          counters,
+        });
         await api.register(adminRoutes, {
           db: database.db,
           events,

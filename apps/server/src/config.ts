@@ -189,6 +189,11 @@ const EnvSchema = z
     CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(20),
     /** The same for an account whose address is not confirmed yet (a throw-away account's reach). */
     UNCONFIRMED_CONVERSATION_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(3),
+    /**
+     * Cars one seller may put back on sale a day (each return is news mailed to the buyers who
+     * saved the car); over it, 429 with Retry-After.
+     */
+    RELIST_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(10),
     /** Minutes a message waits unread before its "new message" mail; then one an hour at most. */
     MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).default(5),
     /** Searches (and category pages) one person may have running at once; past it, 429. */

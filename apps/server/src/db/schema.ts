@@ -606,7 +606,10 @@ export const newCarQueue = pgTable('new_car_queue', {
   queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** News about a car for the people who saved it (its price went down, it was sold), until sent. */
+/**
+ * News about a car for the people who saved it (its price went down, it was sold, it is back on
+ * sale), until sent; kept after, for when the news was told (a car back on sale shows so).
+ */
 export const carNotice = pgTable(
   'car_notice',
   {
@@ -614,7 +617,7 @@ export const carNotice = pgTable(
     listingId: uuid('listing_id')
       .notNull()
       .references(() => listing.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['price-drop', 'sold'] }).notNull(),
+    kind: text('kind', { enum: ['price-drop', 'sold', 'back-on-sale'] }).notNull(),
     oldPriceCents: cents('old_price_cents'),
     newPriceCents: cents('new_price_cents'),
     createdAt: createdAt(),
@@ -624,7 +627,9 @@ export const carNotice = pgTable(
     index('car_notice_unsent_idx')
       .on(t.createdAt)
       .where(sql`${t.sentAt} is null`),
-    check('car_notice_kind_check', sql`${t.kind} in ('price-drop', 'sold')`),
+    // A car's notices of one kind: the price drops told before, when it was last back on sale.
+    index('car_notice_listing_kind_idx').on(t.listingId, t.kind, t.createdAt),
+    check('car_notice_kind_check', sql`${t.kind} in ('price-drop', 'sold', 'back-on-sale')`),
   ],
 );
 

@@ -16,6 +16,8 @@ export interface DomainEventMap {
   'car.repriced': { carId: string; oldPriceCents: number; newPriceCents: number };
   /** A booking of the car was paid: the car is sold. */
   'car.sold': { carId: string };
+  /** Its seller put a withdrawn car back on sale. */
+  'car.relisted': { carId: string };
   /**
    * Cars left the site for good: an admin removed one, or their seller's account was deleted
    * (the seller's withdrawn cars with them).

@@ -89,12 +89,12 @@ export async function apiCallers(app: TestApp) {
   const demoPhoto = demoCar.images[0]!.url;
   const categoryId = demoCar.categoryId;
 
-  /** A new car of the demo seller, on sale. */
-  async function freshCar(): Promise<string> {
+  /** A new car of the demo seller, on sale (or as `status` says). */
+  async function freshCar(status: 'available' | 'withdrawn' = 'available'): Promise<string> {
     const id = randomUUID();
     await app.database.db
       .insert(listing)
-      .values({ ...demoCar, id, status: 'available', advertisedAt: null, createdAt: new Date() });
+      .values({ ...demoCar, id, status, advertisedAt: null, createdAt: new Date() });
     return id;
   }
   /** A new pending booking of the buyer, for a new car; `started`: its payment page opened. */
@@ -193,6 +193,9 @@ export async function apiCallers(app: TestApp) {
         };
       case 'GET /api/users/{id}/listings':
         return { path: path.replace('{id}', await freshAccountId('Seller')) };
+      case 'POST /api/listings/{id}/relist':
+        // Only a withdrawn car can be put back on sale.
+        return { path: path.replace('{id}', await freshCar('withdrawn')) };
       case 'POST /api/listings/{id}/remove':
         return { path: path.replace('{id}', car!), body: { reason: 'Matrix reason' } };
       case 'GET /api/all/user':

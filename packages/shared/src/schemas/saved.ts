@@ -19,6 +19,11 @@ export const SavedCarSchema = z.object({
   savedAt: z.string(),
   /** Price when saved, minor units. */
   priceAtSaving: z.number().int(),
+  /**
+   * When its seller put it back on sale after it was withdrawn, if that was after it was saved and
+   * in the last 14 days and it is on sale now; else null.
+   */
+  backOnSaleAt: z.string().nullable(),
   /** The car now: its card (price, status: available, reserved, sold or withdrawn). */
   car: ListingCardSchema,
 });

@@ -13,7 +13,8 @@ import type { Mailer } from '../../adapters/mail.ts';
  *
  *   available -> reserved (a buyer paying holds it) -> sold (payment succeeded)
  *   reserved  -> available (the hold lapses, the payment fails, the buyer cancels)
- *   available -> withdrawn (its seller)      any but sold -> removed (an admin)
+ *   available -> withdrawn (its seller)      withdrawn -> available (its seller relists it)
+ *   any but sold -> removed (an admin)
  *   available/reserved -> removed (its seller's account was deleted; withdrawn cars stay so)
  *
  * Lock order, everywhere: the car's row first, then the booking's. Every payment step for a car
@@ -190,6 +191,21 @@ export async function withdrawCar(tx: Tx, carId: string): Promise<ClosedBooking[
     .where(and(eq(listing.id, carId), eq(listing.status, 'available')))
     .returning({ id: listing.id });
   return updated ? closeOpenBookings(tx, carId, 'withdrawn') : null;
+}
+
+/**
+ * withdrawn -> available: its seller puts it back on sale, with its photos, bookings' history and
+ * saves as they were (not advertised again until the seller says so). False if not withdrawn.
+ */
+export async function relistCar(tx: Tx, events: DomainEvents, carId: string): Promise<boolean> {
+  const [updated] = await tx
+    .update(listing)
+    .set({ status: 'available' })
+    .where(and(eq(listing.id, carId), eq(listing.status, 'withdrawn')))
+    .returning({ id: listing.id });
+  if (!updated) return false;
+  await events.publish(tx, 'car.relisted', { carId });
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { holdsRole, type ListingStatus } from '@carmarket/shared';
-import { allow, deny, hide, type Decision } from '../../lib/policy.ts';
+import { allow, conflicting, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { userPolicy } from '../users/users.policy.ts';
 
@@ -24,7 +24,23 @@ export const listingPolicy = {
     holdsRole(actor.roles, 'admin')
       ? allow
       : hide('That car was not found.'),
-  /** Editing, withdrawing and advertising: the car's seller. */
+  /** Editing, withdrawing, relisting and advertising: the car's seller. */
   canManage: (actor: SessionUser, car: { sellerId: string }): Decision =>
     car.sellerId === actor.id ? allow : deny('Only the seller can change this car.'),
+  /**
+   * Putting a car back on sale, asked after canView and canManage: only a withdrawn car can be. A
+   * removed car is gone for its seller too (their list leaves it out), so it does not exist here.
+   */
+  canRelist(car: { status: ListingStatus }): Decision {
+    switch (car.status) {
+      case 'withdrawn':
+        return allow;
+      case 'removed':
+        return hide('That car was not found.');
+      case 'sold':
+        return conflicting('A sold car cannot be put back on sale.');
+      default:
+        return conflicting('This car is on sale already.');
+    }
+  },
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcknowledgedSchema,
+  ApiErrorSchema,
   CreateListingSchema,
   IdParamsSchema,
   InsertedSchema,
@@ -12,6 +13,7 @@ import {
 } from '@carmarket/shared';
 import type { Config } from '../../config.ts';
 import type { DomainEvents } from '../../lib/events.ts';
+import type { CounterStore } from '../../lib/rate-limit.ts';
 import type { Db } from '../../db/client.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
@@ -22,6 +24,7 @@ import {
   createListing,
   listingsOfSeller,
   pageOfSellerCars,
+  relistListing,
   setAdvertised,
   updateListing,
   withdrawListing,
@@ -35,9 +38,12 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
   storage: Storage;
   mailer: Mailer;
   config: Config;
-}> = async (app, { db, events, storage, mailer, config }) => {
+  /** The shared counters: relisting a car can mail the buyers who saved it, so it is limited. */
+  counters: CounterStore;
+}> = async (app, { db, events, storage, mailer, config, counters }) => {
   const sellerOnly = [app.authenticate, guard(listingPolicy.canSell)];
   const site = { requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL };
+  const relistLimit = { counters, perDay: config.RELIST_LIMIT_PER_DAY };
 
   app.post(
     '/product',
@@ -133,6 +139,30 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       await withdrawListing(db, mailer, currentUser(request), request.params.id);
+      return { acknowledged: true as const };
+    },
+  );
+
+  app.post(
+    '/listings/:id/relist',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary:
+          'Put one of your withdrawn cars back on sale, with its photos, saves and history; the buyers who saved it are told (RELIST_LIMIT_PER_DAY a day)',
+        params: IdParamsSchema,
+        // 429 past the day's limit, 503 while the shared counters are away.
+        response: {
+          200: AcknowledgedSchema,
+          ...errorResponses,
+          429: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      await relistListing(db, events, relistLimit, currentUser(request), request.params.id);
       return { acknowledged: true as const };
     },
   );

@@ -12,12 +12,13 @@ import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import { authorize } from '../../lib/policy.ts';
+import { formatWait, orGiveBack, spend, type CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
 import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
-import { lockCar, notifyClosed, withdrawCar } from './lifecycle.ts';
+import { lockCar, notifyClosed, relistCar, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
@@ -259,6 +260,54 @@ export async function withdrawListing(
     return closedBookings;
   });
   await notifyClosed(mailer, row.name, closed, 'withdrawn');
+}
+
+/** How many cars one seller may put back on sale a day (RELIST_LIMIT_PER_DAY). */
+export interface RelistLimit {
+  counters: CounterStore;
+  perDay: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Puts a withdrawn car back on sale, as it was: its photos, price and bookings' history stay, and
+ * the buyers who saved it still have it saved (they are told it is back: the `car.relisted`
+ * event). Each return can mail them, so a seller has a daily number of them; a call refused
+ * (someone else's car, one on sale) does not count. The rules are asked under the car's lock, so
+ * a second click meets it on sale.
+ */
+export async function relistListing(
+  db: Db,
+  events: DomainEvents,
+  limit: RelistLimit,
+  actor: SessionUser,
+  id: string,
+): Promise<void> {
+  const giveBack = await spend(
+    limit.counters,
+    [
+      {
+        key: `relist:${actor.id}`,
+        max: limit.perDay,
+        windowMs: DAY_MS,
+        message: (seconds) =>
+          `You can put ${limit.perDay} cars back on sale a day. Try again in ${formatWait(seconds)}.`,
+      },
+    ],
+    { unavailable: 'Putting cars back on sale is unavailable for a moment.' },
+  );
+  await orGiveBack(giveBack, () =>
+    db.transaction(async (tx) => {
+      const car = await lockCar(tx, id);
+      if (!car) throw notFound('That car');
+      authorize(listingPolicy.canView(actor, car));
+      authorize(listingPolicy.canManage(actor, car));
+      authorize(listingPolicy.canRelist(car));
+      // Cannot miss under the lock; the lifecycle's own condition stays the last word.
+      if (!(await relistCar(tx, events, id))) throw conflict('This car is on sale already.');
+    }),
+  );
 }
 
 /** Puts an available car in the home page's Advertised section, or takes it out. */

@@ -5,14 +5,14 @@ import { ON_SALE_SQL } from '../../db/schema.ts';
 import { holdAlertMail, takeAlertMail } from './alert-allowance.ts';
 import { queueAlert, SEND_BATCH, uuids, type AlertDeps, type Sent } from './alert-mail.ts';
 
-/* Step 5 of the alert worker (alerts.ts): saved-car notices (price went down, sold). */
+/* Step 5 of the alert worker (alerts.ts): saved-car notices (price went down, sold, back on sale). */
 
 export interface NoticeToTell {
   notice_id: string;
   user_id: string;
   email: string;
   person: string;
-  kind: 'price-drop' | 'sold';
+  kind: 'price-drop' | 'sold' | 'back-on-sale';
   old_price_cents: number | null;
   new_price_cents: number | null;
   listing_id: string;
@@ -35,26 +35,41 @@ export const noticesToTell = (tx: Tx, which: SQL) =>
         join "user" u on u.id = c.user_id
         join listing l on l.id = n.listing_id
         where ${which} and u.deleted_at is null and u.email_verified
-          -- A price drop is news while the car can still be bought.
+          -- A price drop or a return is news while the car can still be bought.
           and (n.kind = 'sold' or l.${ON_SALE_SQL})
           and not exists (select 1 from mail_opt_out o where o.user_id = u.id and o.kind = 'saved-cars')
         order by u.id, n.created_at`,
   );
 
-export const noticeNews = (site: string, notice: NoticeToTell) =>
-  notice.kind === 'sold'
-    ? {
+/** What a notice says: a mail of its own, or a line of the mail held past a day's limit. */
+export function noticeNews(site: string, notice: NoticeToTell) {
+  const link = `${site}/listing/${notice.listing_id}`;
+  switch (notice.kind) {
+    case 'sold':
+      return {
         subject: `Sold: ${notice.car_name}`,
         text: `The ${notice.car_name} you saved has been sold.\n\nYour saved cars: ${site}/dashboard/saved`,
         line: `- Sold: ${notice.car_name}`,
-      }
-    : {
-        subject: `Price drop: ${notice.car_name}`,
-        text: `The ${notice.car_name} you saved now costs ${formatMoney(notice.new_price_cents!, notice.currency)} (was ${formatMoney(notice.old_price_cents!, notice.currency)}).\n\n${site}/listing/${notice.listing_id}`,
-        line: `- Price drop: ${notice.car_name} now costs ${formatMoney(notice.new_price_cents!, notice.currency)} (was ${formatMoney(notice.old_price_cents!, notice.currency)})\n  ${site}/listing/${notice.listing_id}`,
       };
+    case 'back-on-sale':
+      return {
+        subject: `Back on sale: ${notice.car_name}`,
+        text: `The ${notice.car_name} you saved is on sale again: its seller put it back.\n\n${link}`,
+        line: `- Back on sale: ${notice.car_name}\n  ${link}`,
+      };
+    case 'price-drop':
+      return {
+        subject: `Price drop: ${notice.car_name}`,
+        text: `The ${notice.car_name} you saved now costs ${formatMoney(notice.new_price_cents!, notice.currency)} (was ${formatMoney(notice.old_price_cents!, notice.currency)}).\n\n${link}`,
+        line: `- Price drop: ${notice.car_name} now costs ${formatMoney(notice.new_price_cents!, notice.currency)} (was ${formatMoney(notice.old_price_cents!, notice.currency)})\n  ${link}`,
+      };
+  }
+}
 
-/** Price drops and sales of saved cars, to each person who saved the car and wants such mail. */
+/**
+ * Price drops, sales and returns of saved cars, to each person who saved the car and wants such
+ * mail.
+ */
 export async function sendCarNotices(deps: AlertDeps): Promise<Sent> {
   return deps.db.transaction(async (tx) => {
     const notices = await queryRows<{ id: string }>(

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { MAX_SAVED_CARS } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
-import { listing, savedCar, user } from '../../db/schema.ts';
+import { carNotice, listing, savedCar, user } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingWithSeller } from '../listings/listings.service.ts';
@@ -56,13 +56,32 @@ export async function unsaveCar(db: Db, actor: SessionUser, listingId: string): 
 
 export type SavedCarRow = Awaited<ReturnType<typeof savedCarsOf>>[number];
 
-/** A person's saved cars as they are now, the latest saved first; removed cars are not kept. */
+/** How long a saved car put back on sale says so in the list. */
+const BACK_ON_SALE_SHOWN = sql`interval '14 days'`;
+
+/**
+ * When its seller last put the car back on sale, if they did since it was saved and lately (the
+ * notice of it, which the mail tells too); null when not. Read as the column is, whichever form
+ * the driver gives (the decoder never sees a null).
+ */
+const backOnSaleAt = sql`(select max(${carNotice.createdAt}) from ${carNotice}
+  where ${carNotice.listingId} = ${listing.id} and ${carNotice.kind} = 'back-on-sale'
+    and ${carNotice.createdAt} > ${savedCar.createdAt}
+    and ${carNotice.createdAt} > now() - ${BACK_ON_SALE_SHOWN})`.mapWith(
+  carNotice.createdAt,
+) as SQL<Date | null>;
+
+/**
+ * A person's saved cars as they are now, the latest saved first; removed cars are not kept. Each
+ * says when it came back on sale, if it did lately.
+ */
 export async function savedCarsOf(db: Db, userId: string) {
   return db
     .select({
       car: listingWithSeller,
       savedAt: savedCar.createdAt,
       priceAtSavingCents: savedCar.priceAtSavingCents,
+      backOnSaleAt,
     })
     .from(savedCar)
     .innerJoin(listing, eq(listing.id, savedCar.listingId))

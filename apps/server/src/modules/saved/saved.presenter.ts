@@ -3,12 +3,14 @@ import { presentListingCard } from '../listings/listings.presenter.ts';
 import type { SavedCarRow } from './saved-cars.service.ts';
 import type { SavedSearchRow } from './saved-searches.service.ts';
 
-/** A saved car as it is now, with the price when it was saved. */
+/** A saved car as it is now, with the price when it was saved and whether it is back on sale. */
 export function presentSavedCar(row: SavedCarRow): SavedCar {
+  const onSale = row.car.status === 'available' || row.car.status === 'reserved';
   return {
     listingId: row.car.id,
     savedAt: row.savedAt.toISOString(),
     priceAtSaving: row.priceAtSavingCents,
+    backOnSaleAt: onSale && row.backOnSaleAt ? row.backOnSaleAt.toISOString() : null,
     car: presentListingCard(row.car),
   };
 }

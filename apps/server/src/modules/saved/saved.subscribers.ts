@@ -2,6 +2,7 @@ import type { DomainEvents } from '../../lib/events.ts';
 import {
   forgetSavesOf,
   forgetSavesOfCars,
+  noticeBackOnSale,
   noticePriceDrop,
   noticeSold,
   queueNewCar,
@@ -17,6 +18,7 @@ export function subscribeSaved(events: DomainEvents): void {
     noticePriceDrop(tx, change.carId, change.oldPriceCents, change.newPriceCents),
   );
   events.subscribe('car.sold', 'saved', (tx, { carId }) => noticeSold(tx, carId));
+  events.subscribe('car.relisted', 'saved', (tx, { carId }) => noticeBackOnSale(tx, carId));
   events.subscribe('cars.removed', 'saved', (tx, { carIds }) => forgetSavesOfCars(tx, carIds));
   events.subscribe('account.deleted', 'saved', (tx, { userId }) => forgetSavesOf(tx, userId));
 }

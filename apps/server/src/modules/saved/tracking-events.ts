@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, min } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, min, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   carNotice,
@@ -66,6 +66,27 @@ export async function noticePriceDrop(
 /** A car was sold: the people who saved it are owed a notice. */
 export async function noticeSold(tx: Db | Tx, carId: string): Promise<void> {
   await tx.insert(carNotice).values({ listingId: carId, kind: 'sold' });
+}
+
+/**
+ * Its seller put a withdrawn car back on sale: the people who saved it are owed a notice. Once a
+ * day at most: a car taken off and put back again and again tells its savers once (a notice not
+ * sent yet already tells them; the worker skips it while the car is off sale).
+ */
+export async function noticeBackOnSale(tx: Db | Tx, carId: string): Promise<void> {
+  const [told] = await tx
+    .select({ id: carNotice.id })
+    .from(carNotice)
+    .where(
+      and(
+        eq(carNotice.listingId, carId),
+        eq(carNotice.kind, 'back-on-sale'),
+        gt(carNotice.createdAt, sql`now() - interval '1 day'`),
+      ),
+    )
+    .limit(1);
+  if (told) return;
+  await tx.insert(carNotice).values({ listingId: carId, kind: 'back-on-sale' });
 }
 
 /** Cars removed from the site (an admin, a deleted seller) are no longer anyone's saved cars. */

@@ -33,6 +33,7 @@ const entryOf = (car: ListingCard): SavedCar => ({
   listingId: car._id,
   savedAt: new Date().toISOString(),
   priceAtSaving: car.reprice,
+  backOnSaleAt: null,
   car,
 });
 

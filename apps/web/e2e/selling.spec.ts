@@ -1,7 +1,7 @@
 import type { CategorySummary, MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { fromSite, solidPng } from './site';
+import { addCarApi, fromSite, SITE, signUpBuyerApi, signUpSellerApi, solidPng } from './site';
 
 const CATEGORY = 'Electric car';
 
@@ -356,6 +356,58 @@ test.describe('selling', () => {
     await expect(row).toContainText('Withdrawn');
     const advertise = row.getByRole('button', { name: `Advertise ${carName}` });
     await expect(advertise).toHaveAttribute('aria-disabled', 'true');
-    await expect(advertise).toHaveAccessibleDescription(/Withdrawn cars cannot be withdrawn again/);
+    await expect(advertise).toHaveAccessibleDescription(/Withdrawn cars cannot be advertised/);
+  });
+
+  test('a seller withdraws a car, then puts it back on sale from My cars; a buyer who saved it sees it is back', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    await signUpSellerApi(page.request);
+    const carName = `Second Chance ${Date.now().toString(36)}`;
+    const carId = await addCarApi(page.request, carName);
+    // A buyer, in a browser of their own, saves it while it is on sale.
+    const buyer = await browser.newContext({ baseURL: SITE });
+    await signUpBuyerApi(buyer.request);
+    const saved = await buyer.request.put(`/api/saved-cars/${carId}`, { headers: fromSite });
+    expect(saved.ok(), await saved.text()).toBe(true);
+
+    await page.goto('/dashboard/my-products');
+    await waitForHydration(page);
+    const row = page.getByTestId('my-car-row').filter({ hasText: carName });
+    await row.getByRole('button', { name: `Withdraw ${carName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Withdraw ${carName}?` });
+    // Withdrawing is no longer final, and the dialog no longer says it is.
+    await expect(dialog).toContainText('You can put it back on sale');
+    await expect(dialog).not.toContainText('cannot put it back');
+    await dialog.getByRole('button', { name: 'Withdraw car' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Car withdrawn' })).toBeVisible();
+    await expect(row).toContainText('Withdrawn');
+    await expect(row.getByRole('button', { name: `Withdraw ${carName}` })).toHaveCount(0);
+
+    await row.getByRole('button', { name: `Put ${carName} back on sale` }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: `${carName} is on sale again` }),
+    ).toBeVisible();
+    await expect(row).toContainText('On sale');
+    await expect(row.getByRole('button', { name: `Put ${carName} back on sale` })).toHaveCount(0);
+    await expect(row.getByRole('button', { name: `Withdraw ${carName}` })).toBeVisible();
+    await expect(row.getByRole('button', { name: `Advertise ${carName}` })).not.toHaveAttribute(
+      'aria-disabled',
+    );
+
+    // Its page shows it on sale again, not withdrawn.
+    await page.goto(`/listing/${carId}`);
+    await expect(page.getByRole('heading', { level: 1, name: carName })).toBeVisible();
+    await expect(page.getByText('Withdrawn by the seller')).toHaveCount(0);
+
+    // The buyer still has it saved, and their Saved cars say it is back.
+    const buyerPage = await buyer.newPage();
+    await buyerPage.goto('/dashboard/saved');
+    const item = buyerPage.getByTestId('saved-car').filter({ hasText: carName });
+    await expect(item).toContainText('Back on sale');
+    await expect(item).not.toContainText('Withdrawn');
+    await buyer.close();
   });
 });

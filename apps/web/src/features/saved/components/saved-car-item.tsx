@@ -42,7 +42,10 @@ function Prices({ saved }: { saved: SavedCar }) {
   );
 }
 
-/** One saved car: photo, name and prices linking to its page, its status, and Remove. */
+/**
+ * One saved car: photo, name and prices linking to its page, its status (and "Back on sale" when
+ * its seller put it back lately), and Remove.
+ */
 export function SavedCarItem({
   saved,
   onRemove,
@@ -84,6 +87,11 @@ export function SavedCarItem({
               </Link>
             </h2>
             <StatusBadge status={car.status} />
+            {saved.backOnSaleAt && (
+              <span className="badge badge-sm whitespace-nowrap badge-success badge-soft">
+                Back on sale
+              </span>
+            )}
           </div>
           <p className="mt-1 text-sm text-muted">
             {car.year} · {car.location}

@@ -15,7 +15,7 @@ function NoSavedCars() {
     <EmptyState
       icon={<HeartIcon filled={false} className="mx-auto size-8 text-primary" />}
       title="You have not saved a car yet"
-      description="Press the heart on a car to keep it here. We email you when a saved car’s price drops or it is sold."
+      description="Press the heart on a car to keep it here. We email you when a saved car’s price drops, it is sold or it is back on sale."
       action={
         <Link to="/cars" className="button button-primary">
           Find a car
@@ -73,9 +73,10 @@ export function SavedCarsPage() {
         Saved cars
       </h1>
       <p className="mt-3 text-lg text-muted">
-        The cars you saved, at today’s price. We email you when one gets cheaper or is sold.
+        The cars you saved, at today’s price. We email you when one gets cheaper, is sold or is back
+        on sale.
       </p>
-      <UnconfirmedMailNotice what="emails when a saved car gets cheaper or is sold" />
+      <UnconfirmedMailNotice what="emails when a saved car gets cheaper, is sold or is back on sale" />
       <div className="mt-8">{body}</div>
     </div>
   );

@@ -17,6 +17,14 @@ export function withdrawListing(id: string) {
   return api.post<Acknowledged>(`/listings/${id}/withdraw`);
 }
 
+/**
+ * `POST /api/listings/:id/relist`: puts a withdrawn car back on sale, as it was; the buyers who
+ * saved it are told.
+ */
+export function relistListing(id: string) {
+  return api.post<Acknowledged>(`/listings/${id}/relist`);
+}
+
 /** `PUT` or `DELETE /api/listings/:id/advertise`: the home page's Advertised section. */
 export function setAdvertised({ id, advertised }: { id: string; advertised: boolean }) {
   const path = `/listings/${id}/advertise`;
@@ -43,4 +51,5 @@ function useListingMutation<T>(mutationFn: (input: T) => Promise<Acknowledged>) 
 
 export const useUpdateListing = () => useListingMutation(updateListing);
 export const useWithdrawListing = () => useListingMutation(withdrawListing);
+export const useRelistListing = () => useListingMutation(relistListing);
 export const useSetAdvertised = () => useListingMutation(setAdvertised);

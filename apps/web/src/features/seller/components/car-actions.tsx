@@ -3,7 +3,7 @@ import { useId } from 'react';
 
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { useSetAdvertised } from '../api/manage-listing';
+import { useRelistListing, useSetAdvertised } from '../api/manage-listing';
 
 /** Why a car cannot be changed at all, or null when it can be edited. */
 export function lockedReason(car: MyListing): string | null {
@@ -19,7 +19,7 @@ function notOnSaleReason(car: MyListing): string | null {
   const locked = lockedReason(car);
   if (locked) return locked;
   if (car.status === 'withdrawn') {
-    return 'Withdrawn cars cannot be withdrawn again or advertised; you can still edit them.';
+    return 'Withdrawn cars cannot be advertised; put it back on sale first. You can still edit it.';
   }
   return null;
 }
@@ -76,8 +76,10 @@ export function CarActions({
 }) {
   const reasonId = useId();
   const advertise = useSetAdvertised();
+  const relist = useRelistListing();
   const locked = lockedReason(car);
   const notOnSale = notOnSaleReason(car);
+  const withdrawn = car.status === 'withdrawn';
 
   function handleAdvertise() {
     const advertised = !car.advertised;
@@ -90,24 +92,46 @@ export function CarActions({
     );
   }
 
+  function handleRelist() {
+    relist.mutate(car._id, {
+      onSuccess: () => toast.success(`${car.name} is on sale again`),
+      onError: (error) => toast.error(errorMessage(error)),
+    });
+  }
+
   return (
     <div>
       <div className="grid w-full max-w-56 min-w-44 grid-cols-2 gap-2">
+        {/* A withdrawn car's way back comes first, across the whole width: its label is long. */}
+        {withdrawn && (
+          <ActionButton
+            label={relist.isPending ? 'Putting back on sale…' : 'Put back on sale'}
+            accessibleLabel={`Put ${car.name} back on sale`}
+            reasonId={reasonId}
+            disabledBecause={null}
+            busy={relist.isPending}
+            className="button-primary col-span-2"
+            onClick={handleRelist}
+          />
+        )}
         <ActionButton
           label="Edit"
           accessibleLabel={`Edit ${car.name}`}
           reasonId={reasonId}
           disabledBecause={locked}
+          className={withdrawn ? 'button-outline col-span-2' : 'button-outline'}
           onClick={() => onEdit(car)}
         />
-        <ActionButton
-          label="Withdraw"
-          accessibleLabel={`Withdraw ${car.name}`}
-          reasonId={reasonId}
-          disabledBecause={notOnSale}
-          className="button-outline border-error text-error"
-          onClick={() => onWithdraw(car)}
-        />
+        {!withdrawn && (
+          <ActionButton
+            label="Withdraw"
+            accessibleLabel={`Withdraw ${car.name}`}
+            reasonId={reasonId}
+            disabledBecause={notOnSale}
+            className="button-outline border-error text-error"
+            onClick={() => onWithdraw(car)}
+          />
+        )}
         <ActionButton
           label={car.advertised ? 'Stop advertising' : 'Advertise'}
           accessibleLabel={`${car.advertised ? 'Stop advertising' : 'Advertise'} ${car.name}`}

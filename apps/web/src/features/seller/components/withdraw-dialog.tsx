@@ -40,7 +40,7 @@ export function WithdrawDialog({ car, onClose }: { car: MyListing | null; onClos
           <>
             <p>
               The car leaves its category page and the Advertised section, and buyers can no longer
-              book it. You cannot put it back on sale.
+              book it. You can put it back on sale from My cars whenever you like.
             </p>
             <p className="mt-2 font-medium text-base-content">
               {bookingsSentence(car.openBookingsCount)}

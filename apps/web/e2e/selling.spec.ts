@@ -356,7 +356,7 @@ test.describe('selling', () => {
     await expect(row).toContainText('Withdrawn');
     const advertise = row.getByRole('button', { name: `Advertise ${carName}` });
     await expect(advertise).toHaveAttribute('aria-disabled', 'true');
-    await expect(advertise).toHaveAccessibleDescription(/Withdrawn cars cannot be advertised/);
+    await expect(advertise).toHaveAccessibleDescription(/A withdrawn car cannot be advertised/);
   });
 
   test('a seller withdraws a car, then puts it back on sale from My cars; a buyer who saved it sees it is back', async ({

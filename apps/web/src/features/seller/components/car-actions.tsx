@@ -19,7 +19,7 @@ function notOnSaleReason(car: MyListing): string | null {
   const locked = lockedReason(car);
   if (locked) return locked;
   if (car.status === 'withdrawn') {
-    return 'Withdrawn cars cannot be advertised; put it back on sale first. You can still edit it.';
+    return 'A withdrawn car cannot be advertised: put it back on sale first. You can still edit it.';
   }
   return null;
 }

@@ -41,7 +41,7 @@ export default function DashboardHomeRoute() {
         </div>
       )}
 
-      <RoleOverview />
+      <RoleOverview roles={roles} />
 
       {entries.length > 0 && (
         <section aria-labelledby="shortcuts-title" className="mt-10">

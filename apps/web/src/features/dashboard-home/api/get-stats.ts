@@ -1,13 +1,16 @@
-import type { Stats } from '@carmarket/shared';
+import type { Role, Stats } from '@carmarket/shared';
 import { useQuery } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
 import { statsKeys } from './query-keys';
 
-/** `GET /api/stats`: the dashboard home's figures for the signed-in person's role. */
-export function useStats() {
+/**
+ * `GET /api/stats`: the dashboard home's figures for the signed-in person's roles. The roles are
+ * in the key: choosing a first role or adding one loads the figures that role has at once.
+ */
+export function useStats(roles: readonly Role[]) {
   return useQuery({
-    queryKey: statsKeys.all,
+    queryKey: [...statsKeys.all, [...roles].sort().join(',')],
     queryFn: ({ signal }) => api.get<Stats>('/stats', { signal }),
   });
 }

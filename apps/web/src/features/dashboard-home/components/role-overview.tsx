@@ -1,4 +1,4 @@
-import { formatMoney, type Stats } from '@carmarket/shared';
+import { formatMoney, type Role, type Stats } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -133,7 +133,7 @@ function AdminOverview({ stats }: { stats: Stats }) {
         <BarChart title="Users by role" bars={barsOf(users, roles)} tone="secondary" />
         <BarChart
           title="Cars by status"
-          bars={barsOf(cars, [...LISTING_STATUSES, ['removed', 'Removed by an admin']])}
+          bars={barsOf(cars, [...LISTING_STATUSES, ['removed', 'Removed']])}
         />
       </div>
       <SalesChart
@@ -149,8 +149,8 @@ function AdminOverview({ stats }: { stats: Stats }) {
  * The dashboard home's pictures, from `GET /api/stats`: a buyer's bookings and spending, a
  * seller's cars, bookings and sales, and for admins the whole marketplace.
  */
-export function RoleOverview() {
-  const stats = useStats();
+export function RoleOverview({ roles }: { roles: readonly Role[] }) {
+  const stats = useStats(roles);
   // An account with no role yet has no overview: nothing shows, not even the heading.
   if (stats.data?.role === null) return null;
 

@@ -91,7 +91,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
         id={id}
         type="search"
         className="input w-full"
-        placeholder="Make, model or words, e.g. “toyota corolla”"
+        placeholder="Make, model or words, e.g. corolla"
         value={text}
         onChange={(event) => setText(event.target.value)}
       />

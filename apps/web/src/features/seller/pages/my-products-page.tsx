@@ -22,9 +22,9 @@ export function MyProductsPage() {
       <section aria-labelledby="my-cars-title">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
-            <p className="section-eyebrow">My cars</p>
+            <p className="section-eyebrow">Selling</p>
             <h1 id="my-cars-title" className="mt-2 text-3xl font-extrabold tracking-tight">
-              Your cars
+              My cars
             </h1>
           </div>
           <Link to="/dashboard/add-product" className="button button-primary button-sm">

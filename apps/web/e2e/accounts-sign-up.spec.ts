@@ -139,6 +139,8 @@ test.describe('signing up', () => {
     await expect(page.getByText('Your account is now a Seller account.')).toBeVisible();
     await expect(card).toBeHidden();
     await expect(dashboardNav(page).getByRole('link', { name: 'Add a car' })).toBeVisible();
+    // The overview follows at once, with a seller's figures (no reload).
+    await expect(page.getByRole('table', { name: 'Your cars by status' })).toBeAttached();
   });
 
   test('back from Google, a first sign-in becomes a Buyer account', async ({ page }) => {

@@ -200,6 +200,7 @@ test.describe('my account', () => {
     await expect(dashboardNav(page).getByRole('link', { name: 'Add a car' })).toBeVisible();
     await expect(dashboardNav(page).getByRole('link', { name: 'My Orders' })).toBeVisible();
     await expect(page.getByRole('main')).toContainText('Buyer and Seller');
+    await expect(page.getByRole('table', { name: 'Your cars by status' })).toBeAttached();
     await dashboardNav(page).getByRole('link', { name: 'Add a car' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Add a car' })).toBeVisible();
   });

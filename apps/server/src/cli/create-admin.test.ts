@@ -59,5 +59,8 @@ describe('npm run create-admin', () => {
     } finally {
       await app.close();
     }
-  });
+    // Three test apps and three runs of the command, each a Node process compiling the CLI with
+    // tsx and opening the database: 10 s alone on PostgreSQL, 26-29 s on PGlite beside another
+    // test file on a 2-core machine, too close to the 30 s every other test gets.
+  }, 120_000);
 });

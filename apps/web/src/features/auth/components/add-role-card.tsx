@@ -9,7 +9,7 @@ import { useAddRole } from '../api/add-role';
 const OFFERS: Record<SignupRole, { title: string; text: string; button: string; done: string }> = {
   Seller: {
     title: 'Sell your car',
-    text: 'Add selling to your account: you can list cars and see who booked them. You keep your bookings, saved cars and searches, and go on buying as before.',
+    text: 'Add selling to your account: you can list cars and see who booked them. Whatever you have as a buyer stays, and you go on buying as before.',
     button: 'Become a seller',
     done: 'You can sell cars now. List your first one from Add a car.',
   },

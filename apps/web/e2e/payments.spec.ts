@@ -181,8 +181,13 @@ test.describe('paying', () => {
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry (MM/YY)').fill(`12/${YY}`);
     await page.getByLabel('CVC').fill('123');
+    // "Processing…" shows at the click, before the hold is answered: the watcher looks after it.
+    const held = page.waitForResponse(
+      (response) => response.url().endsWith('/api/payments/hold') && response.ok(),
+    );
     await page.getByRole('button', { name: /^Pay / }).click();
     await expect(page.getByRole('button', { name: 'Processing…' })).toBeVisible();
+    await held;
 
     await watcher.reload();
     await expect(carCard.getByText(/^Reserved until \d/)).toBeVisible();

@@ -17,3 +17,4 @@ export * from './schemas/saved.ts';
 export * from './schemas/settings.ts';
 export * from './messages.ts';
 export * from './schemas/messages.ts';
+export * from './schemas/my-listings.ts';

@@ -5,9 +5,10 @@ import {
   CreateListingSchema,
   IdParamsSchema,
   InsertedSchema,
+  MyListingCountsQuerySchema,
+  MyListingCountsSchema,
   MyListingListSchema,
-  PageQuerySchema,
-  SEARCH_PAGE_SIZE,
+  MyListingsQuerySchema,
   ProductQuerySchema,
   UpdateListingSchema,
 } from '@carmarket/shared';
@@ -21,8 +22,8 @@ import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
 import { presentMyListing } from './listings.presenter.ts';
 import {
+  countSellerCars,
   createListing,
-  listingsOfSeller,
   pageOfSellerCars,
   relistListing,
   setAdvertised,
@@ -79,26 +80,36 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['listings'],
         summary:
-          "The seller's own cars with bookings and Sold/Unsold, newest first: all of them, or with `limit` (and then `cursor`) a page, its total in X-Total-Count and where the next starts in X-Next-Cursor",
-        querystring: PageQuerySchema,
+          "The seller's own cars with bookings and Sold/Unsold, newest first: all of them, or with `limit` (and then `cursor`) a page, its total in X-Total-Count and where the next starts in X-Next-Cursor. `status` (available, reserved, sold, withdrawn; repeated or comma-separated: any of them), `q` (name, make, model or VIN) and `sort` (newest, oldest, price_asc, price_desc) narrow and order either",
+        querystring: MyListingsQuerySchema,
         response: { 200: MyListingListSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const sellerId = currentUser(request).id;
       const { limit, cursor } = request.query;
-      // Without either, every car, as the call has always answered.
-      if (limit === undefined && cursor === undefined) {
-        return (await listingsOfSeller(db, sellerId)).map(presentMyListing);
+      const page = await pageOfSellerCars(db, currentUser(request).id, request.query);
+      // Without limit or cursor, every car that matches, as the call has always answered.
+      if (limit !== undefined || cursor !== undefined) {
+        reply.header('x-total-count', String(page.total));
+        if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
       }
-      const page = await pageOfSellerCars(db, sellerId, {
-        limit: limit ?? SEARCH_PAGE_SIZE,
-        cursor,
-      });
-      reply.header('x-total-count', String(page.total));
-      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
       return page.rows.map(presentMyListing);
     },
+  );
+
+  app.get(
+    '/my/listings/counts',
+    {
+      preValidation: sellerOnly,
+      schema: {
+        tags: ['listings'],
+        summary:
+          "How many of the seller's own cars are in each state (My cars' tabs); with `q`, of those the search finds",
+        querystring: MyListingCountsQuerySchema,
+        response: { 200: MyListingCountsSchema, ...errorResponses },
+      },
+    },
+    async (request) => countSellerCars(db, currentUser(request).id, request.query),
   );
 
   // PATCH is the right verb; PUT is accepted too, for clients that only speak GET/POST/PUT/DELETE.

@@ -1,13 +1,18 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   inferMakeModel,
   isKnownModel,
+  MY_LISTING_STATUSES,
   OTHER,
+  SEARCH_PAGE_SIZE,
+  type MyListingCounts,
+  type MyListingSort,
+  type MyListingStatus,
   type CreateListingInput,
   type UpdateListingInput,
 } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
-import { prepared } from '../../db/prepared.ts';
+import { prepared, preparedShape } from '../../db/prepared.ts';
 import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { DomainEvents } from '../../lib/events.ts';
@@ -18,7 +23,7 @@ import type { Mailer } from '../../adapters/mail.ts';
 import type { Storage } from '../../adapters/storage.ts';
 import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
-import { lockCar, notifyClosed, relistCar, withdrawCar } from './lifecycle.ts';
+import { liveHoldWhere, lockCar, notifyClosed, relistCar, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
@@ -112,60 +117,164 @@ const ofSeller = (withRemoved: boolean) =>
     withRemoved ? undefined : inArray(listing.status, [...SELLERS_OWN]),
   );
 
-/** Before the cursor's car in the list's order (newest first, then by id). */
-const afterCursor = sql`(${listing.createdAt}, ${listing.id}) < (cast(${sql.placeholder('cursorKey')} as timestamptz), cast(${sql.placeholder('cursorId')} as uuid))`;
-
-const selectCarsOfSeller = (db: Db, withRemoved: boolean, { from = false } = {}) =>
+const selectCarsOfSeller = (db: Db, withRemoved: boolean) =>
   db
     .select({
       ...listingWithSeller,
       categoryName: category.name,
       ...counts,
-      sortKey: sql<string>`${listing.createdAt}::text`,
     })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
     .innerJoin(category, eq(category.id, listing.categoryId))
-    .where(and(ofSeller(withRemoved), from ? afterCursor : undefined))
+    .where(ofSeller(withRemoved))
     .orderBy(desc(listing.createdAt), desc(listing.id));
 const carsOfSeller = prepared('cars_of_seller', (db) => selectCarsOfSeller(db, false));
 const allCarsOfSeller = prepared('all_cars_of_seller', (db) => selectCarsOfSeller(db, true));
-const firstCarsOfSeller = prepared('first_cars_of_seller', (db) =>
-  selectCarsOfSeller(db, false).limit(sql.placeholder('limit') as unknown as number),
-);
-const moreCarsOfSeller = prepared('more_cars_of_seller', (db) =>
-  selectCarsOfSeller(db, false, { from: true }).limit(
-    sql.placeholder('limit') as unknown as number,
-  ),
-);
-const countCarsOfSeller = prepared('count_cars_of_seller', (db) =>
-  db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(listing)
-    .where(ofSeller(false)),
-);
-
-/** The order My Products' cursors page in (the search's cursors name theirs). */
-const SELLER_CARS_ORDER = 'seller-newest';
 
 /**
- * A page of a seller's own cars (My Products a page at a time), how many they have, and where the
- * next page starts: a seller with hundreds of cars is not sent all of them at once.
+ * How My cars can be ordered: each sort's key, its SQL type (to read a cursor's key back) and
+ * direction; ties go by id in the same direction, so a page boundary among equal keys loses and
+ * repeats no car. A cursor names its sort (`seller-<sort>`): one of another order is refused.
+ * A new order is one entry here and its name in MY_LISTING_SORTS (packages/shared).
  */
-export async function pageOfSellerCars(
+const SELLER_SORTS: Record<MyListingSort, { expr: SQL; type: SQL; desc: boolean }> = {
+  newest: { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: true },
+  oldest: { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: false },
+  price_asc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: false },
+  price_desc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: true },
+};
+
+/** The name a sort's cursors carry (`seller-newest` is the one My Products always gave). */
+const cursorSortOf = (sort: MyListingSort) => `seller-${sort}`;
+
+/**
+ * Which cars each state the seller sees holds, as presentMyListing shows them: `reserved` only
+ * while the hold is live; a lapsed hold not yet swept is on sale (lifecycle.ts, liveHold).
+ */
+const SELLER_STATUS_WHERE: Record<MyListingStatus, SQL> = {
+  available: sql`(${listing.status} = 'available' or (${listing.status} = 'reserved' and not coalesce(${listing.holdExpiresAt} > now(), false)))`,
+  reserved: liveHoldWhere(sql`now()`),
+  sold: sql`${listing.status} = 'sold'`,
+  withdrawn: sql`${listing.status} = 'withdrawn'`,
+};
+
+/** A `like` pattern that finds `text` anywhere, its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The seller's cars whose name, make, model or VIN holds the search (any case). */
+const matchesSearch = (pattern: SQL) =>
+  sql`(${listing.name} ilike ${pattern} or ${listing.make} ilike ${pattern} or ${listing.model} ilike ${pattern} or coalesce(${listing.vin}, '') ilike ${pattern})`;
+
+export interface SellerCarsQuery {
+  status?: MyListingStatus[] | undefined;
+  q?: string | undefined;
+  sort?: MyListingSort | undefined;
+  /** A page of this many; without it (and a cursor) every car that matches. */
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** The filters of a query as SQL with placeholders, and the words of its shape. */
+function sellerFilters(query: Pick<SellerCarsQuery, 'status' | 'q'>) {
+  const statuses = MY_LISTING_STATUSES.filter((status) => query.status?.includes(status));
+  const searched = query.q || undefined;
+  const where = and(
+    ofSeller(false),
+    statuses.length > 0 ? or(...statuses.map((status) => SELLER_STATUS_WHERE[status])) : undefined,
+    searched ? matchesSearch(sql`${sql.placeholder('pattern')}`) : undefined,
+  );
+  return {
+    where,
+    shape: `${statuses.join('+') || 'all'}:${searched ? 'q' : ''}`,
+    values: searched ? { pattern: containing(searched) } : {},
+  };
+}
+
+/**
+ * The seller's own cars (My cars): in the states asked for, searched by name, make, model or VIN,
+ * in the order asked for; a page of them with how many match and where the next page starts, or
+ * all of them without `limit` and `cursor`. A dealer with hundreds of cars is not sent them all.
+ */
+export async function pageOfSellerCars(db: Db, sellerId: string, query: SellerCarsQuery) {
+  const sort = query.sort ?? 'newest';
+  const spec = SELLER_SORTS[sort];
+  const cursorSort = cursorSortOf(sort);
+  const filters = sellerFilters(query);
+  const paged = query.limit !== undefined || query.cursor !== undefined;
+  const limit = query.limit ?? SEARCH_PAGE_SIZE;
+  const after = query.cursor ? decodeKeysetCursor(query.cursor, cursorSort) : undefined;
+  const values: Record<string, unknown> = { ...filters.values, sellerId };
+  if (paged) values.limit = limit + 1;
+  if (after) Object.assign(values, { cursorKey: after.key, cursorId: after.id });
+
+  const direction = spec.desc ? sql`desc` : sql`asc`;
+  const key = sql`cast(${sql.placeholder('cursorKey')} as ${spec.type})`;
+  const id = sql`cast(${sql.placeholder('cursorId')} as uuid)`;
+  const afterCursor = spec.desc
+    ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${id})`
+    : sql`(${spec.expr}, ${listing.id}) > (${key}, ${id})`;
+  const shape = `seller-cars:${sort}:${filters.shape}:${paged ? 'page' : 'all'}:${after ? 'after' : ''}`;
+  const rows = await preparedShape(
+    db,
+    shape,
+    () => {
+      const select = db
+        .select({
+          ...listingWithSeller,
+          categoryName: category.name,
+          ...counts,
+          sortKey: sql<string>`(${spec.expr})::text`,
+        })
+        .from(listing)
+        .innerJoin(user, eq(user.id, listing.sellerId))
+        .innerJoin(category, eq(category.id, listing.categoryId))
+        .where(and(filters.where, after ? afterCursor : undefined))
+        .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`);
+      return paged ? select.limit(sql.placeholder('limit') as unknown as number) : select;
+    },
+    { planOnce: true },
+  ).execute(values);
+  if (!paged) return { rows, total: rows.length, nextCursor: null };
+  const [counted] = await preparedShape(
+    db,
+    `seller-cars-count:${filters.shape}`,
+    () =>
+      db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(listing)
+        .where(filters.where),
+    { planOnce: true },
+  ).execute({ ...filters.values, sellerId });
+  return { ...keysetPage(rows, limit, cursorSort), total: counted?.total ?? 0 };
+}
+
+/** How many of the seller's cars (matching the search, if any) are in each state: My cars' tabs. */
+export async function countSellerCars(
   db: Db,
   sellerId: string,
-  page: { limit: number; cursor?: string | undefined },
-) {
-  const after = page.cursor ? decodeKeysetCursor(page.cursor, SELLER_CARS_ORDER) : undefined;
-  const values = { sellerId, limit: page.limit + 1 };
-  const [rows, [counted]] = await Promise.all([
-    after
-      ? moreCarsOfSeller(db, { ...values, cursorKey: after.key, cursorId: after.id })
-      : firstCarsOfSeller(db, values),
-    countCarsOfSeller(db, { sellerId }),
-  ]);
-  return { ...keysetPage(rows, page.limit, SELLER_CARS_ORDER), total: counted?.total ?? 0 };
+  query: Pick<SellerCarsQuery, 'q'>,
+): Promise<MyListingCounts> {
+  const filters = sellerFilters({ q: query.q });
+  const countOf = (status: MyListingStatus) =>
+    sql<number>`(count(*) filter (where ${SELLER_STATUS_WHERE[status]}))::int`;
+  const [counted] = await preparedShape(
+    db,
+    `seller-cars-counts:${filters.shape}`,
+    () =>
+      db
+        .select({
+          all: sql<number>`count(*)::int`,
+          available: countOf('available'),
+          reserved: countOf('reserved'),
+          sold: countOf('sold'),
+          withdrawn: countOf('withdrawn'),
+        })
+        .from(listing)
+        .where(filters.where),
+    { planOnce: true },
+  ).execute({ ...filters.values, sellerId });
+  return counted ?? { all: 0, available: 0, reserved: 0, sold: 0, withdrawn: 0 };
 }
 
 async function ownListing(db: Db | Tx, actor: SessionUser, id: string) {

@@ -47,6 +47,7 @@ export const ACCESS: Record<string, string> = {
   // 400 for another seller: access granted, the photo is not one they uploaded.
   'POST /api/product': '401 403 403 403 200 400 403 401',
   'GET /api/my/listings': '401 403 403 403 200 200 403 401',
+  'GET /api/my/listings/counts': '401 403 403 403 200 200 403 401',
   'POST /api/listings/{id}/withdraw': '401 403 403 403 200 403 403 401',
   // A withdrawn car: to anyone but its seller (and admins, who may not change it) it does not exist.
   'POST /api/listings/{id}/relist': '401 403 403 403 200 404 403 401',

@@ -55,11 +55,13 @@ import { unsubscribeTokens } from './modules/saved/unsubscribe.ts';
 import { createSandboxGateway, type SandboxGateway } from './adapters/sandbox-gateway.ts';
 import { createStripeGateway } from './adapters/stripe-gateway.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { createViewCounter } from './modules/stats/car-views.ts';
 import { createMemoryBus, createRedisBus, LiveHub } from './modules/messages/live.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import type { MessagesDeps } from './modules/messages/message-writes.ts';
 import { runMessageMail, type MessageMailDeps } from './modules/messages/message-mail.ts';
 import { alertJob } from './jobs/alerts.ts';
+import { carViewFlushJob, carViewPruneJob } from './jobs/car-views.ts';
 import { deletedAccountsJob } from './jobs/deleted-accounts.ts';
 import { startJobs, stopJobs } from './jobs/job.ts';
 import { messageMailJob } from './jobs/message-mail.ts';
@@ -91,6 +93,8 @@ export interface App {
   releaseDeletedEmails: () => Promise<number>;
   /** One run of the alert worker (it runs every ALERT_INTERVAL_MS by itself). */
   runAlerts: () => ReturnType<typeof runAlerts>;
+  /** Writes the car views counted so far (it runs every VIEW_FLUSH_SECONDS by itself). */
+  flushCarViews: () => Promise<number>;
   /** One run of the "new message" mail (it runs every ALERT_INTERVAL_MS by itself). */
   runMessageMail: () => Promise<number>;
   /** This process's live streams of conversations. */
@@ -331,9 +335,21 @@ export async function buildApp({
   );
   const alerts = alertJob(alertDeps, config.ALERT_INTERVAL_MS);
   const messageMail = messageMailJob(messageMailDeps, config.ALERT_INTERVAL_MS);
+  // Views of cars' pages (decision 027): counted in memory, written by the flush job.
+  const viewCounter = createViewCounter({ db: database.db, counters, log: app.log });
+  const viewFlush = carViewFlushJob(viewCounter, config.VIEW_FLUSH_SECONDS * 1000);
+  const viewPrune = carViewPruneJob(database.db, cleanupMs);
   const jobs = startJobs(
-    [paymentSweep, uploadSweep, deletedAccounts, alerts, messageMail],
+    [paymentSweep, uploadSweep, deletedAccounts, alerts, messageMail, viewFlush, viewPrune],
     background,
+  );
+  // Registered before stopJobs' hook, so it runs after it (hooks run last registered first) and
+  // before the counters and the database close: the views counted at close are written.
+  app.addHook('onClose', () =>
+    viewCounter.flush().then(
+      () => undefined,
+      () => undefined, // logged by the flush
+    ),
   );
   app.addHook('onClose', () => stopJobs(jobs));
 
@@ -383,7 +399,10 @@ export async function buildApp({
           budget: searchBudget,
           search: searchListings,
         });
-        await api.register(listingRoutes, { db: database.db });
+        await api.register(listingRoutes, {
+          db: database.db,
+          ...(config.COUNT_VIEWS ? { viewed: viewCounter.viewed } : {}),
+        });
         await api.register(searchRoutes, { budget: searchBudget });
         await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
@@ -439,6 +458,7 @@ export async function buildApp({
     releaseDeletedEmails: () => deletedAccounts.run(),
     runAlerts: () => alerts.run(),
     runMessageMail: () => runMessageMail(messageMailDeps),
+    flushCarViews: () => viewFlush.run(),
     live,
   };
 }

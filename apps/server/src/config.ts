@@ -165,10 +165,21 @@ const EnvSchema = z
      */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
     /**
-     * How often each process deletes photos no car has shown for a day, and frees the addresses
-     * of accounts deleted more than DELETED_ACCOUNT_HOLD_DAYS ago.
+     * How often each process deletes photos no car has shown for a day, frees the addresses of
+     * accounts deleted more than DELETED_ACCOUNT_HOLD_DAYS ago and deletes car views older than 40
+     * days.
      */
     CLEANUP_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+    /**
+     * Count views of cars' pages for their sellers' stats (decision 027). `false` counts none:
+     * the view-counting benchmark's baseline.
+     */
+    COUNT_VIEWS: booleanFromEnv.default(true),
+    /**
+     * How often each process writes the car views it counted to the database, in one upsert.
+     * Closing the server writes the rest; a crash loses at most these seconds' views.
+     */
+    VIEW_FLUSH_SECONDS: z.coerce.number().int().min(1).default(10),
     /**
      * How often each process looks for new cars to match against saved searches, and sends the
      * alerts, saved-car notices and "new message" mail owed (decisions 010, 015).

@@ -527,6 +527,27 @@ export const savedCar = pgTable(
 );
 
 /**
+ * Views of a car a UTC day (issue 34, decision 027): one signed-in person per car per day, never
+ * its seller or an admin. Written by the view counter's flush (modules/stats/car-views.ts), which
+ * adds a few seconds' views at a time; days older than 40 are pruned by the cleanup job.
+ */
+export const carViewDay = pgTable(
+  'car_view_day',
+  {
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listingId, t.day] }),
+    index('car_view_day_day_idx').on(t.day),
+    check('car_view_day_views_check', sql`${t.views} >= 0`),
+  ],
+);
+
+/**
  * A saved search: its query string as given, and the same filters as columns, so new cars are
  * matched against every saved search in one statement (decision 010). Null means "any".
  */

@@ -84,3 +84,25 @@ export const StatsSchema = z.object({
   spentCents: z.number().int(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
+
+/** How many days `GET /api/my/listings/:id/stats` covers, today (UTC) included. */
+export const CAR_STATS_DAYS = 30;
+
+/**
+ * `GET /api/my/listings/:id/stats`: what one car drew over the last 30 days (UTC, today
+ * included), for its seller and admins. Every count is of that window: a save, conversation or
+ * booking counts when it was made within it (a save taken back no longer counts).
+ */
+export const CarStatsSchema = z.object({
+  /** Views: signed-in people other than its seller and admins, each once a car a UTC day. */
+  views: z.number().int(),
+  /** People who saved it in the window and keep it saved. */
+  saves: z.number().int(),
+  /** Conversations about it begun in the window (one per buyer: the questions asked). */
+  conversations: z.number().int(),
+  /** Bookings of it made in the window, in any state. */
+  bookings: z.number().int(),
+  /** Views a day, oldest first, zero days included: 30 entries; `day` is YYYY-MM-DD (UTC). */
+  viewsByDay: z.array(z.object({ day: z.string(), views: z.number().int() })),
+});
+export type CarStats = z.infer<typeof CarStatsSchema>;

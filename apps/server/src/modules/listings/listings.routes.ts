@@ -9,12 +9,21 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
-import { currentUser } from '../../plugins/auth.ts';
+import { currentUser, type SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
 import { advertisedListings, findListing } from './listings.service.ts';
 
-export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/**
+ * Told of each car page a signed-in person opened (the stats feature counts views, decision
+ * 027): it must return at once, and leave any work for after the answer.
+ */
+export type CarViewed = (car: { id: string; sellerId: string }, viewer: SessionUser) => void;
+
+export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }> = async (
+  app,
+  { db, viewed },
+) => {
   app.get(
     '/listings/:id',
     {
@@ -34,7 +43,9 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request) => {
       const car = await findListing(db, request.params.id);
       if (!car) throw notFound('That car');
-      authorize(listingPolicy.canView(currentUser(request), car));
+      const viewer = currentUser(request);
+      authorize(listingPolicy.canView(viewer, car));
+      viewed?.(car, viewer);
       return presentListingDetail(car);
     },
   );

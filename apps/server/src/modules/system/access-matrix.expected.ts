@@ -60,6 +60,8 @@ export const ACCESS: Record<string, string> = {
   'GET /api/audit': '401 403 403 403 403 403 200 401',
   'POST /api/listings/{id}/remove': '401 403 403 403 403 403 200 401',
   'GET /api/stats': '401 200 200 200 200 200 200 401',
+  // A car's stats: its seller's and admins'; another seller's car does not exist for them.
+  'GET /api/my/listings/{id}/stats': '401 403 403 403 200 404 200 401',
   'GET /api/payments/config': '200 200 200 200 200 200 200 200',
   'POST /api/create-payment-intent': '401 200 200 404 403 404 403 401',
   // The bearer column's 409: the same buyer's cookie call just before holds another car.

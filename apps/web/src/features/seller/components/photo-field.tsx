@@ -1,11 +1,14 @@
 import { MAX_LISTING_PHOTOS } from '@carmarket/shared';
-import { useId, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type Ref, type RefObject } from 'react';
 
 import { ArrowRightIcon } from '../../../components/ui/icons';
 import { PHOTO_TYPES } from '../../../lib/upload-photo';
 import type { Photo, usePhotoUploads } from '../hooks/use-photo-uploads';
 
 type Uploads = ReturnType<typeof usePhotoUploads>;
+
+/** Which photo's button takes focus once its move is drawn: the photo's key and the button. */
+type FocusAfterMove = RefObject<{ key: string; button: 'earlier' | 'later' } | null>;
 
 function photoLabel(index: number, cover: boolean) {
   return cover ? `Photo ${index + 1} (cover)` : `Photo ${index + 1}`;
@@ -38,12 +41,14 @@ function PhotoItem({
   index,
   count,
   uploads,
+  focusAfterMove,
 }: {
   photo: Photo;
   index: number;
   /** How many photos have not failed: they come first, in the car's order. */
   count: number;
   uploads: Uploads;
+  focusAfterMove: FocusAfterMove;
 }) {
   const cover = uploads.coverKey === photo.key;
   const label = photoLabel(index, cover);
@@ -51,13 +56,24 @@ function PhotoItem({
   const failed = photo.status === 'failed';
   // A file named .jpg that is no image: the browser shows a broken picture; show why instead.
   const [previewBroken, setPreviewBroken] = useState(false);
+  const earlierRef = useRef<HTMLButtonElement>(null);
+  const laterRef = useRef<HTMLButtonElement>(null);
+  // A moved item is taken out of the list and put back, which drops the focus of its button (and
+  // Make cover goes away on the cover): the button goes on with the photo, to move it again.
+  useEffect(() => {
+    const pending = focusAfterMove.current;
+    if (pending?.key !== photo.key) return;
+    focusAfterMove.current = null;
+    (pending.button === 'earlier' ? earlierRef : laterRef).current?.focus();
+  });
 
   function handleRemove() {
     remove(photo.key);
     setNotice(`${photo.name} removed.`);
   }
 
-  function move(to: number, message: string) {
+  function move(to: number, message: string, button: 'earlier' | 'later') {
+    focusAfterMove.current = { key: photo.key, button };
     moveTo(photo.key, to);
     setNotice(message);
   }
@@ -128,7 +144,7 @@ function PhotoItem({
             <button
               type="button"
               className="button button-outline button-sm w-full"
-              onClick={() => move(0, `${photo.name} is now the cover photo.`)}
+              onClick={() => move(0, `${photo.name} is now the cover photo.`, 'later')}
               aria-label={`Make ${label.toLowerCase()} the cover`}
             >
               Make cover
@@ -138,12 +154,15 @@ function PhotoItem({
             <div className="flex flex-wrap items-center justify-between gap-1">
               <div className="flex gap-1">
                 <button
+                  ref={earlierRef}
                   type="button"
                   className="button button-ghost button-sm w-10 px-0"
                   // aria-disabled rather than disabled: the button keeps focus when the photo reaches the end.
                   aria-disabled={index === 0 || undefined}
                   onClick={() => {
-                    if (index > 0) move(index - 1, `${photo.name} moved to position ${index}.`);
+                    if (index > 0) {
+                      move(index - 1, `${photo.name} moved to position ${index}.`, 'earlier');
+                    }
                   }}
                   aria-label={`Move ${label.toLowerCase()} earlier`}
                   title="Move earlier"
@@ -151,12 +170,13 @@ function PhotoItem({
                   <ArrowRightIcon className="size-5 rotate-180" />
                 </button>
                 <button
+                  ref={laterRef}
                   type="button"
                   className="button button-ghost button-sm w-10 px-0"
                   aria-disabled={index === count - 1 || undefined}
                   onClick={() => {
                     if (index < count - 1) {
-                      move(index + 1, `${photo.name} moved to position ${index + 2}.`);
+                      move(index + 1, `${photo.name} moved to position ${index + 2}.`, 'later');
                     }
                   }}
                   aria-label={`Move ${label.toLowerCase()} later`}
@@ -197,6 +217,7 @@ export function PhotoField({
 }) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement | null>(null);
+  const focusAfterMove: FocusAfterMove = useRef(null);
   const { photos, notice, add, uploadingCount } = uploads;
   // Counts the uploads still running, so it drops as each one ends, then what last happened.
   const status = [
@@ -261,6 +282,7 @@ export function PhotoField({
               index={index}
               count={count}
               uploads={uploads}
+              focusAfterMove={focusAfterMove}
             />
           ))}
         </ol>

@@ -206,6 +206,13 @@ export const MyListingSchema = ListingDetailSchema.extend({
   sold: z.boolean(),
   /** How many people saved it (no names). */
   savedCount: z.number().int(),
+  /**
+   * What it drew over the last 30 days, as its stats page counts them (CarStatsSchema): views,
+   * saves made then and kept, and questions (conversations begun then).
+   */
+  views: z.number().int(),
+  saves: z.number().int(),
+  questions: z.number().int(),
 });
 export type MyListing = z.infer<typeof MyListingSchema>;
 export const MyListingListSchema = z.array(MyListingSchema);

@@ -9,8 +9,11 @@ import { PageQuerySchema } from './search.ts';
 export const MY_LISTING_STATUSES = ['available', 'reserved', 'sold', 'withdrawn'] as const;
 export type MyListingStatus = (typeof MY_LISTING_STATUSES)[number];
 
-/** My cars' orders; the search's words where they mean the same (`newest`, `price_asc`). */
-export const MY_LISTING_SORTS = ['newest', 'oldest', 'price_asc', 'price_desc'] as const;
+/**
+ * My cars' orders; the search's words where they mean the same (`newest`, `price_asc`). `views`:
+ * the most viewed over the last 30 days first.
+ */
+export const MY_LISTING_SORTS = ['newest', 'oldest', 'price_asc', 'price_desc', 'views'] as const;
 export type MyListingSort = (typeof MY_LISTING_SORTS)[number];
 
 /** The words a seller's search may match (name, make, model, VIN). */

@@ -74,11 +74,17 @@ export function presentMyListing(
     openBookingsCount: number;
     sold: boolean;
     savedCount: number;
+    views: number;
+    saves: number;
+    questions: number;
   },
 ): MyListing {
   return Object.assign(presentListingDetail(row), {
     bookingsCount: row.bookingsCount,
     savedCount: row.savedCount,
+    views: row.views,
+    saves: row.saves,
+    questions: row.questions,
     openBookingsCount: row.openBookingsCount,
     sold: row.sold,
   });

@@ -13,8 +13,17 @@ import {
 } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { prepared, preparedShape } from '../../db/prepared.ts';
-import { booking, category, listing, savedCar, user } from '../../db/schema.ts';
+import {
+  booking,
+  carViewDay,
+  category,
+  conversation,
+  listing,
+  savedCar,
+  user,
+} from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { statsFirstDay, statsSince } from '../../lib/stats-window.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import { authorize } from '../../lib/policy.ts';
 import { formatWait, orGiveBack, spend, type CounterStore } from '../../lib/rate-limit.ts';
@@ -100,6 +109,16 @@ const counts = {
   savedCount: sql<number>`(select count(*)::int from ${savedCar} where ${savedCar.listingId} = ${listing.id})`,
 };
 
+/** Views of the car over the stats' 30 days (decision 027): My cars' column and its sort. */
+const viewsInWindow = sql<number>`(select coalesce(sum(${carViewDay.views}), 0)::int from ${carViewDay} where ${carViewDay.listingId} = ${listing.id} and ${carViewDay.day} >= ${statsFirstDay})`;
+
+/** What the car drew over the stats' 30 days, as its stats page counts it (CarStatsSchema). */
+const drew = {
+  views: viewsInWindow,
+  saves: sql<number>`(select count(*)::int from ${savedCar} where ${savedCar.listingId} = ${listing.id} and ${savedCar.createdAt} >= ${statsSince})`,
+  questions: sql<number>`(select count(*)::int from ${conversation} where ${conversation.listingId} = ${listing.id} and ${conversation.createdAt} >= ${statsSince})`,
+};
+
 /**
  * A seller's cars, newest first, with their bookings. Removed cars are left out of the seller's
  * own list; an admin looking at a person's cars sees them too (`withRemoved`).
@@ -123,6 +142,7 @@ const selectCarsOfSeller = (db: Db, withRemoved: boolean) =>
       ...listingWithSeller,
       categoryName: category.name,
       ...counts,
+      ...drew,
     })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
@@ -143,6 +163,7 @@ const SELLER_SORTS: Record<MyListingSort, { expr: SQL; type: SQL; desc: boolean 
   oldest: { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: false },
   price_asc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: false },
   price_desc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: true },
+  views: { expr: viewsInWindow, type: sql`int`, desc: true },
 };
 
 /** The name a sort's cursors carry (`seller-newest` is the one My Products always gave). */
@@ -224,6 +245,7 @@ export async function pageOfSellerCars(db: Db, sellerId: string, query: SellerCa
           ...listingWithSeller,
           categoryName: category.name,
           ...counts,
+          ...drew,
           sortKey: sql<string>`(${spec.expr})::text`,
         })
         .from(listing)

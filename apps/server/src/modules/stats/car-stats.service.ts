@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { CAR_STATS_DAYS, type CarStats } from '@carmarket/shared';
+import type { CarStats } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
 import { booking, carViewDay, conversation, listing, savedCar } from '../../db/schema.ts';
+import { statsFirstDay, statsSince, statsToday } from '../../lib/stats-window.ts';
 
 /** The car whose stats are asked for: what the policy needs of it. */
 export async function carForStats(db: Db, id: string) {
@@ -18,9 +19,7 @@ export async function carForStats(db: Db, id: string) {
  * flush), and the saves, conversations and bookings made in that window.
  */
 export async function carStats(db: Db, carId: string): Promise<CarStats> {
-  const today = sql`(now() at time zone 'utc')::date`;
-  const first = sql`(${today} - ${CAR_STATS_DAYS - 1}::int)`;
-  const since = sql`(${first}::timestamp at time zone 'utc')`;
+  const [today, first, since] = [statsToday, statsFirstDay, statsSince];
   const [days, [counts]] = await Promise.all([
     queryRows<{ day: string; views: number }>(
       db,

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CarStatsSchema, type CarStats } from '@carmarket/shared';
+import { CarStatsSchema, MyListingListSchema, type CarStats } from '@carmarket/shared';
 import { errorOf, register, signInAs, type TestClient } from '../../test/client.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import { REDIS_URL, redisAnswers } from '../../test/redis.ts';
@@ -104,6 +104,42 @@ describe('a car’s stats', () => {
     expect((await statsOf(admin, car.id)).viewsByDay).toHaveLength(30);
     const unknown = await seller.get('/api/my/listings/00000000-0000-4000-8000-000000000000/stats');
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('My cars’ rows', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: NO_TIMED_FLUSH });
+  });
+  afterAll(() => app.close());
+
+  it('show each car’s views, saves and questions, and sort by views, a page at a time', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const quiet = await newCar(app, { seller });
+    const popular = await newCar(app, { seller });
+    const asked = await newCar(app, { seller });
+    const [first, second] = await Promise.all([register(app), register(app)]);
+    await view(first, popular.id);
+    await view(second, popular.id);
+    await view(first, asked.id);
+    await first.request(`/api/saved-cars/${asked.id}`, { method: 'PUT' });
+    await first.post(`/api/listings/${asked.id}/messages`, { body: 'Is the price firm?' });
+    await app.flushCarViews();
+
+    const all = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
+    const row = (id: string) => all.find((car) => car._id === id);
+    expect(row(popular.id)).toMatchObject({ views: 2, saves: 0, questions: 0 });
+    expect(row(asked.id)).toMatchObject({ views: 1, saves: 1, questions: 1 });
+    expect(row(quiet.id)).toMatchObject({ views: 0, saves: 0, questions: 0 });
+
+    const page = await seller.get('/api/my/listings?sort=views&limit=2');
+    const ids = async (response: Response) =>
+      MyListingListSchema.parse(await response.json()).map((car) => car._id);
+    const nextCursor = page.headers.get('x-next-cursor')!;
+    expect(await ids(page)).toEqual([popular.id, asked.id]);
+    const rest = await seller.get(`/api/my/listings?sort=views&limit=2&cursor=${nextCursor}`);
+    expect(await ids(rest)).toEqual([quiet.id]);
   });
 });
 

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { PageState } from '../../components/ui/page-state';
 import { LazyRemoveCarButton } from '../../features/admin/components/lazy-remove-car-button';
+import { useSession } from '../../features/auth';
 import { RequireAuth } from '../../features/auth/components/require-auth';
 import { BookButton } from '../../features/bookings/components/book-button';
 import { useListing } from '../../features/listings/api/get-listing';
@@ -12,6 +13,7 @@ import { ListingPrice } from '../../features/listings/components/listing-price';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
 import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
+import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { ApiError } from '../../lib/api-client';
 import { usePage } from '../../lib/page';
 import { useLocalTime } from '../../lib/use-hydrated';
@@ -42,10 +44,14 @@ function ListingSkeleton() {
 }
 
 function ListingView({ listing }: { listing: ListingDetail }) {
+  const { user } = useSession();
+  // The car's own seller gets its tools instead of Book now, Save and Ask the seller.
+  const mine = isOwnCar(user, listing);
   const reservedUntil = useLocalTime(listing.reservedUntil);
   const statusLabel = listing.reservedUntil
     ? `Reserved${reservedUntil ? ` until ${reservedUntil}` : ''}: another buyer is paying`
-    : STATUS_LABELS[listing.status];
+    : // The seller's panel says it.
+      !mine && STATUS_LABELS[listing.status];
   return (
     <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">
       <div className="lg:col-span-7">
@@ -82,12 +88,18 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             size="lg"
           />
         </div>
-        <BookButton
-          listing={listing}
-          before={<LazySaveCarButton car={listing} look="labelled" />}
-          className="mt-6 max-w-sm"
-        />
-        <LazyAskSellerButton listing={listing} className="mt-3 max-w-sm" />
+        {mine ? (
+          <LazyYourCarPanel car={listing} className="mt-6" />
+        ) : (
+          <>
+            <BookButton
+              listing={listing}
+              before={<LazySaveCarButton car={listing} look="labelled" />}
+              className="mt-6 max-w-sm"
+            />
+            <LazyAskSellerButton listing={listing} className="mt-3 max-w-sm" />
+          </>
+        )}
         <LazyRemoveCarButton car={listing} className="mt-4" />
         <ListingFacts
           listing={listing}

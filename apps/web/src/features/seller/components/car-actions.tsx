@@ -6,7 +6,7 @@ import { toast } from '../../../lib/toast';
 import { useRelistListing, useSetAdvertised } from '../api/manage-listing';
 
 /** Why a car cannot be changed at all, or null when it can be edited. */
-export function lockedReason(car: MyListing): string | null {
+export function lockedReason(car: Pick<MyListing, 'status'> & { sold?: boolean }): string | null {
   if (car.status === 'sold' || car.sold) return 'Sold cars cannot be changed.';
   if (car.status === 'reserved') {
     return 'A buyer is paying for this car right now, so it cannot be changed until the payment ends.';

@@ -1,4 +1,4 @@
-import type { MyListing } from '@carmarket/shared';
+import type { ListingDetail } from '@carmarket/shared';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../lib/toast';
@@ -12,7 +12,8 @@ export function EditListingDialog({
   car,
   onClose,
 }: {
-  car: MyListing | null;
+  /** One of the seller's own cars (from My cars, or its page). */
+  car: ListingDetail | null;
   onClose: () => void;
 }) {
   const update = useUpdateListing();

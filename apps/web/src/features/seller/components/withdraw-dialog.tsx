@@ -5,7 +5,15 @@ import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useWithdrawListing } from '../api/manage-listing';
 
-function bookingsSentence(open: number): string {
+/** The car to withdraw; `openBookingsCount` null while its bookings are not known. */
+export type WithdrawableCar = Pick<MyListing, '_id' | 'name'> & {
+  openBookingsCount: number | null;
+};
+
+function bookingsSentence(open: number | null): string {
+  if (open === null) {
+    return 'Any open bookings of it will be closed and the buyers told by email; nothing is charged.';
+  }
   if (open === 0) return 'Nobody has an open booking of it.';
   return open === 1
     ? 'Its open booking will be closed and the buyer told by email; nothing is charged.'
@@ -13,7 +21,13 @@ function bookingsSentence(open: number): string {
 }
 
 /** Asks before taking a car off sale, saying what happens to its bookings. */
-export function WithdrawDialog({ car, onClose }: { car: MyListing | null; onClose: () => void }) {
+export function WithdrawDialog({
+  car,
+  onClose,
+}: {
+  car: WithdrawableCar | null;
+  onClose: () => void;
+}) {
   const withdraw = useWithdrawListing();
 
   function handleConfirm() {
@@ -40,7 +54,7 @@ export function WithdrawDialog({ car, onClose }: { car: MyListing | null; onClos
           <>
             <p>
               The car leaves its category page and the Advertised section, and buyers can no longer
-              book it. You can put it back on sale from My cars whenever you like.
+              book it. You can put it back on sale whenever you like, from My cars or its page.
             </p>
             <p className="mt-2 font-medium text-base-content">
               {bookingsSentence(car.openBookingsCount)}

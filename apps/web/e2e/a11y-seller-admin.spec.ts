@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { A11Y_TEST_TIMEOUT, CATEGORY, state, uniqueMarker, userIdApi } from './a11y-helpers';
 import {
   addCarApi,
+  fromSite,
   otherSession,
   signInApi,
   signUpBuyerApi,
@@ -93,6 +94,52 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     });
     releaseSlow();
     await expect(status).toHaveText('slow.png uploaded.');
+  });
+
+  test('a seller’s own car page: the Your car panel, its figures, Edit and a withdrawn car', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    await signUpSellerApi(page.request, `Sol Seller ${marker}`);
+    const carName = `Volvo V90 ${marker}`;
+    const carId = await addCarApi(page.request, carName, { category: CATEGORY });
+    const panel = page.getByRole('region', { name: 'Your car' });
+    const views = panel.locator('dt:text-is("Views") + dd');
+    await state(page, 'the seller’s car page, with no views yet', async () => {
+      await page.goto(`/listing/${carId}`);
+      await expect(panel.getByText('No views yet.')).toBeVisible();
+    });
+
+    // A buyer opens it, so that the panel draws its chart of views.
+    const buyerApi = await otherSession(playwright);
+    await signUpBuyerApi(buyerApi, 'Vera Viewer');
+    const viewed = await buyerApi.get(`/api/listings/${carId}`);
+    expect(viewed.ok(), await viewed.text()).toBe(true);
+    await buyerApi.dispose();
+    await state(page, 'the seller’s car page, with its chart of views', async () => {
+      // Views reach the database every few seconds.
+      await expect(async () => {
+        await page.reload();
+        await expect(views).toHaveText('1', { timeout: 2_000 });
+      }).toPass({ timeout: 30_000 });
+      await expect(panel.getByRole('img', { name: /^Views a day/ })).toBeVisible();
+    });
+    await state(page, 'Edit open on the car’s page', async () => {
+      await waitForHydration(page);
+      await panel.getByRole('button', { name: 'Edit' }).click();
+      await expect(page.getByRole('dialog', { name: `Edit ${carName}` })).toBeVisible();
+      await expect(page.getByTestId('photo-item')).toHaveCount(1);
+    });
+    await page.keyboard.press('Escape');
+    await state(page, 'the seller’s withdrawn car', async () => {
+      const withdrawn = await page.request.post(`/api/listings/${carId}/withdraw`, {
+        headers: fromSite,
+      });
+      expect(withdrawn.ok(), await withdrawn.text()).toBe(true);
+      await page.reload();
+      await expect(panel.getByRole('button', { name: 'Put back on sale' })).toBeVisible();
+    });
   });
 
   test('an admin: removing a car, a seller’s cars, reports and a reported conversation', async ({

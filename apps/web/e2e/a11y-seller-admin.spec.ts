@@ -108,7 +108,8 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     const views = panel.locator('dt:text-is("Views") + dd');
     await state(page, 'the seller’s car page, with no views yet', async () => {
       await page.goto(`/listing/${carId}`);
-      await expect(panel.getByText('No views yet.')).toBeVisible();
+      // The panel's code loads once the page is the app's.
+      await expect(panel.getByText('No views yet.')).toBeVisible({ timeout: 20_000 });
     });
 
     // A buyer opens it, so that the panel draws its chart of views.

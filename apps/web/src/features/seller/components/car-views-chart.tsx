@@ -18,6 +18,9 @@ export function viewsSummary(days: CarStats['viewsByDay']): string {
   const total = days.reduce((sum, point) => sum + point.views, 0);
   if (total === 0) return 'No views in the last 30 days.';
   const best = days.reduce((found, point) => (point.views > found.views ? point : found));
+  if (best.views === total) {
+    return `${plural(total, 'view')} in the last 30 days, on ${dayLabel(best.day)}.`;
+  }
   return `${plural(total, 'view')} in the last 30 days; the most on ${dayLabel(best.day)}, with ${best.views}.`;
 }
 

@@ -94,6 +94,20 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     });
     releaseSlow();
     await expect(status).toHaveText('slow.png uploaded.');
+    await page.unroute('**/api/uploads');
+
+    const statusTabs = page.getByRole('group', { name: 'Show cars by status' });
+    await state(page, 'My cars, on the On sale tab, with the tabs’ counts', async () => {
+      await page.goto('/dashboard/my-products?status=available');
+      await expect(
+        statusTabs.getByRole('button', { name: 'On sale 1', pressed: true }),
+      ).toBeVisible();
+      await expect(page.getByTestId('my-car-row')).toHaveCount(1);
+    });
+    await state(page, 'My cars, a search that finds nothing', async () => {
+      await page.getByRole('searchbox', { name: 'Search your cars' }).fill('no such car');
+      await expect(page.getByText('No cars match “no such car” among cars on sale')).toBeVisible();
+    });
   });
 
   test('a seller’s own car page: the Your car panel, its figures, Edit and a withdrawn car', async ({

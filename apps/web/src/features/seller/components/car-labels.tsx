@@ -8,6 +8,9 @@ const LISTING_STATUS: Record<ListingStatus, { label: string; className: string }
   removed: { label: 'Removed', className: 'badge-ghost' },
 };
 
+/** The word a seller reads for a car's status ("On sale", "Withdrawn"). */
+export const listingStatusLabel = (status: ListingStatus) => LISTING_STATUS[status].label;
+
 export function ListingStatusBadge({ status }: { status: ListingStatus }) {
   const { label, className } = LISTING_STATUS[status];
   return <span className={`badge badge-sm whitespace-nowrap ${className}`}>{label}</span>;

@@ -1,11 +1,15 @@
-import { formatMoney, type MyListing } from '@carmarket/shared';
+import { formatMoney, type MyListing, type MyListingStatus } from '@carmarket/shared';
+import { useCallback } from 'react';
 import { Link } from 'react-router';
 
 import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { LoadMore } from '../../../components/ui/load-more';
-import { useMyListings } from '../api/my-listings';
+import { useQueryParams } from '../../../lib/use-query-params';
+import { useMyListingCounts } from '../api/my-listing-counts';
+import { useMyListings, type MyCarsView } from '../api/my-listings';
 import { CarActions } from './car-actions';
 import { ListingStatusBadge, SaleLabel } from './car-labels';
+import { MyCarsFilters, myCarsViewOf } from './my-cars-filters';
 
 interface Handlers {
   onEdit: (car: MyListing) => void;
@@ -174,51 +178,133 @@ function CarCards({ cars, onEdit, onWithdraw }: { cars: MyListing[] } & Handlers
   );
 }
 
+/** The cars of a tab, in a sentence ("No cars on sale", "among sold cars"). */
+const CARS_IN: Record<MyListingStatus, string> = {
+  available: 'cars on sale',
+  reserved: 'reserved cars',
+  sold: 'sold cars',
+  withdrawn: 'withdrawn cars',
+};
+
+/** What shows when no car matches: why, and the way back to every car. */
+function NoMatch({ view, onChange }: { view: MyCarsView; onChange: ViewChange }) {
+  if (view.q) {
+    return (
+      <EmptyState
+        title={`No cars match “${view.q}”${view.status ? ` among ${CARS_IN[view.status]}` : ''}`}
+        description="Search by a car’s name, make, model or VIN."
+        action={
+          <button
+            type="button"
+            className="button button-outline button-sm"
+            onClick={() => onChange({ q: '' })}
+          >
+            Clear the search
+          </button>
+        }
+      />
+    );
+  }
+  return (
+    <EmptyState
+      title={`No ${view.status ? CARS_IN[view.status] : 'cars'}`}
+      action={
+        <button
+          type="button"
+          className="button button-outline button-sm"
+          onClick={() => onChange({ status: null })}
+        >
+          Show all cars
+        </button>
+      }
+    />
+  );
+}
+
+type ViewChange = (change: Partial<MyCarsView>, options?: { replace?: boolean }) => void;
+
+/**
+ * The seller's cars a page at a time, with a tab for each state, a search box and an order; the
+ * address keeps them (`?status=sold&q=corolla&sort=price_asc`), so a reload or Back shows the
+ * same cars.
+ */
 export function MyCars(handlers: Handlers) {
-  const listings = useMyListings();
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listings;
+  const [params, setParams] = useQueryParams();
+  const view = myCarsViewOf(params);
+  const counts = useMyListingCounts(view.q);
+  const listings = useMyListings(view);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isPlaceholderData } = listings;
+  // A seller with no car at all has nothing to search or sort: the page says how to add one.
+  const noCarsAtAll = counts.data?.all === 0 && !counts.isPlaceholderData && !view.q;
+
+  const handleChange = useCallback<ViewChange>(
+    (change, options) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        const set = (name: string, value: string | null | undefined, fallback: string) => {
+          if (value === undefined) return;
+          if (value === null || value === fallback) next.delete(name);
+          else next.set(name, value);
+        };
+        set('status', change.status, '');
+        set('q', change.q, '');
+        set('sort', change.sort, 'newest');
+        return next;
+      }, options),
+    [setParams],
+  );
 
   return (
-    <PageState
-      query={listings}
-      loading="Loading your cars…"
-      skeleton={
-        <div className="grid gap-3" aria-hidden="true">
-          {[0, 1, 2].map((index) => (
-            <div key={index} className="h-20 animate-pulse rounded-box bg-base-200" />
-          ))}
-        </div>
-      }
-      what="your cars"
-      isEmpty={(data) => data.pages.every((page) => page.cars.length === 0)}
-      empty={
-        <EmptyState
-          title="You have no cars on CarMarket yet"
-          description="Add your first car; it goes on sale at once."
-          action={
-            <Link to="/dashboard/add-product" className="button button-primary">
-              Add a car
-            </Link>
-          }
-        />
-      }
-    >
-      {(data) => {
-        const cars = data.pages.flatMap((page) => page.cars);
-        return (
-          <>
-            <CarsTable cars={cars} {...handlers} />
-            <CarCards cars={cars} {...handlers} />
-            <LoadMore
-              shown={cars.length}
-              total={new Intl.NumberFormat('en-US').format(data.pages[0]!.total)}
-              hasMore={hasNextPage}
-              loading={isFetchingNextPage}
-              onMore={() => void fetchNextPage()}
+    <div className="grid gap-6">
+      {!noCarsAtAll && <MyCarsFilters view={view} counts={counts.data} onChange={handleChange} />}
+      <PageState
+        query={listings}
+        loading="Loading your cars…"
+        skeleton={
+          <div className="grid gap-3" aria-hidden="true">
+            {[0, 1, 2].map((index) => (
+              <div key={index} className="h-20 animate-pulse rounded-box bg-base-200" />
+            ))}
+          </div>
+        }
+        what="your cars"
+        isEmpty={(data) => data.pages.every((page) => page.cars.length === 0)}
+        empty={
+          (view.q || view.status) && !noCarsAtAll ? (
+            <NoMatch view={view} onChange={handleChange} />
+          ) : (
+            <EmptyState
+              title="You have no cars on CarMarket yet"
+              description="Add your first car; it goes on sale at once."
+              action={
+                <Link to="/dashboard/add-product" className="button button-primary">
+                  Add a car
+                </Link>
+              }
             />
-          </>
-        );
-      }}
-    </PageState>
+          )
+        }
+      >
+        {(data) => {
+          const cars = data.pages.flatMap((page) => page.cars);
+          return (
+            <div
+              className={isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+              aria-busy={isPlaceholderData}
+            >
+              <CarsTable cars={cars} {...handlers} />
+              <CarCards cars={cars} {...handlers} />
+              <LoadMore
+                shown={cars.length}
+                total={new Intl.NumberFormat('en-US').format(data.pages[0]!.total)}
+                hasMore={hasNextPage && !isPlaceholderData}
+                loading={isFetchingNextPage}
+                onMore={() => void fetchNextPage()}
+              />
+            </div>
+          );
+        }}
+      </PageState>
+    </div>
   );
 }

@@ -138,6 +138,7 @@ export async function startServer(port: number, env: Record<string, string>) {
   }, 100);
   return {
     origin,
+    pid: child.pid!,
     peakRss: () => peakRss,
     stop: async () => {
       clearInterval(sampler);

@@ -16,6 +16,12 @@ export interface CounterStore {
   acquire(key: string, limit: number, ttlMs: number): Promise<string | null>;
   release(key: string, token: string): Promise<void>;
   reset(key: string): Promise<void>;
+  /**
+   * Marks each of `keys` for `ttlMs`, the lot in one step, and answers for each whether it is
+   * new: not marked (and unlapsed) before, by this call or any other. A mark is not a count:
+   * marking again changes nothing (car views: "first view today", decision 027).
+   */
+  claim(keys: string[], ttlMs: number): Promise<boolean[]>;
   /** Throws when the store does not answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -166,6 +172,14 @@ export function createMemoryCounterStore(): CounterStore {
     async reset(key) {
       windows.delete(key);
     },
+    async claim(keys, ttlMs) {
+      const resetAt = Date.now() + ttlMs;
+      return keys.map((key) => {
+        if (current(key)) return false;
+        windows.set(key, { count: 1, resetAt });
+        return true;
+      });
+    },
     async ping() {},
     async close() {
       clearInterval(sweeper);
@@ -251,6 +265,22 @@ export function createRedisCounterStore(
     reset: (key) =>
       guarded(async () => {
         await redis.del(prefix + key);
+      }),
+    claim: (keys, ttlMs) =>
+      guarded(async () => {
+        // One command for the lot (a pipeline of SETs cost the process a command object each):
+        // SET NX sets only a key that is not there.
+        const fresh = (await redis.eval(
+          `local fresh = {}
+          for i, key in ipairs(KEYS) do
+            fresh[i] = redis.call('set', key, '1', 'PX', ARGV[1], 'NX') and 1 or 0
+          end
+          return fresh`,
+          keys.length,
+          ...keys.map((key) => prefix + key),
+          ttlMs,
+        )) as number[];
+        return fresh.map((answer) => answer === 1);
       }),
     async ping() {
       await redis.ping();

@@ -123,7 +123,9 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     await state(page, 'the seller’s car page, with no views yet', async () => {
       await page.goto(`/listing/${carId}`);
       // The panel's code loads once the page is the app's.
-      await expect(panel.getByText('No views yet.')).toBeVisible({ timeout: 20_000 });
+      await expect(panel.getByText('No views in the last 30 days.')).toBeVisible({
+        timeout: 20_000,
+      });
     });
 
     // A buyer opens it, so that the panel draws its chart of views.

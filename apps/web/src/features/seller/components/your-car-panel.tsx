@@ -71,7 +71,7 @@ function CarStatsBlock({ carId }: { carId: string }) {
           <Figure label="Bookings" value={bookings} />
         </dl>
         {views === 0 ? (
-          <p className="mt-3 text-sm text-muted">No views yet.</p>
+          <p className="mt-3 text-sm text-muted">No views in the last 30 days.</p>
         ) : (
           <CarViewsChart days={viewsByDay} />
         )}
@@ -100,7 +100,8 @@ export function YourCarPanel({ car, className = '' }: { car: ListingDetail; clas
   const [editorLoaded, setEditorLoaded] = useState(false);
   const [withdrawing, setWithdrawing] = useState(false);
   const relist = useRelistListing();
-  const bookedItems = useBookedItems();
+  // Every booking of the seller's cars: asked for only once the Withdraw dialog is open.
+  const bookedItems = useBookedItems({ enabled: withdrawing });
   const actionsRef = useRef<HTMLDivElement>(null);
   // Withdraw and Put back on sale each replace the other: focus, dropped with the button that
   // had it, goes to the one that took its place.
@@ -199,7 +200,8 @@ export function YourCarPanel({ car, className = '' }: { car: ListingDetail; clas
           {blocked}
         </p>
       )}
-      <CarStatsBlock carId={car._id} />
+      {/* The figures are hidden from its seller once an administrator removed the car. */}
+      {car.status !== 'removed' && <CarStatsBlock carId={car._id} />}
       {editorLoaded && (
         <Suspense
           fallback={

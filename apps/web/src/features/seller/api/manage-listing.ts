@@ -2,6 +2,7 @@ import type { UpdateListingInput } from '@carmarket/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
+import { carStatsKey } from './car-stats';
 import { sellerKeys } from './query-keys';
 import { listingKeys } from '../../listings';
 
@@ -32,16 +33,21 @@ export function setAdvertised({ id, advertised }: { id: string; advertised: bool
 }
 
 /**
- * A change to one of the seller's cars; its list, its bookings and the pages that show cars load
- * again afterwards (the home page reloads its lists whenever it shows them).
+ * A change to one of the seller's cars (`idOf` names it); its list, its figures, its bookings and
+ * the pages that show cars load again afterwards (the home page reloads its lists whenever it
+ * shows them).
  */
-function useListingMutation<T>(mutationFn: (input: T) => Promise<Acknowledged>) {
+function useListingMutation<T>(
+  mutationFn: (input: T) => Promise<Acknowledged>,
+  idOf: (input: T) => string,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () =>
+    onSettled: (_data, _error, input) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sellerKeys.listings }),
+        queryClient.invalidateQueries({ queryKey: carStatsKey(idOf(input)) }),
         queryClient.invalidateQueries({ queryKey: sellerKeys.bookedItems }),
         queryClient.invalidateQueries({ queryKey: listingKeys.categoryPages }),
         queryClient.invalidateQueries({ queryKey: listingKeys.cars }),
@@ -49,7 +55,7 @@ function useListingMutation<T>(mutationFn: (input: T) => Promise<Acknowledged>) 
   });
 }
 
-export const useUpdateListing = () => useListingMutation(updateListing);
-export const useWithdrawListing = () => useListingMutation(withdrawListing);
-export const useRelistListing = () => useListingMutation(relistListing);
-export const useSetAdvertised = () => useListingMutation(setAdvertised);
+export const useUpdateListing = () => useListingMutation(updateListing, (input) => input.id);
+export const useWithdrawListing = () => useListingMutation(withdrawListing, (id) => id);
+export const useRelistListing = () => useListingMutation(relistListing, (id) => id);
+export const useSetAdvertised = () => useListingMutation(setAdvertised, (input) => input.id);

@@ -1,13 +1,14 @@
 import type { CarStats } from '@carmarket/shared';
 import { useId } from 'react';
 
+import { plural } from './plural';
+
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',
   day: 'numeric',
   timeZone: 'UTC',
 });
 const dayLabel = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 const WIDTH = 300;
 const HEIGHT = 64;

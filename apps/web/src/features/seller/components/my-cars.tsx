@@ -10,6 +10,7 @@ import { useMyListings, type MyCarsView } from '../api/my-listings';
 import { CarActions } from './car-actions';
 import { ListingStatusBadge, SaleLabel } from './car-labels';
 import { MyCarsFilters, myCarsViewOf } from './my-cars-filters';
+import { plural } from './plural';
 
 interface Handlers {
   onEdit: (car: MyListing) => void;
@@ -33,11 +34,10 @@ function SavedBy({ car, className = '' }: { car: MyListing; className?: string }
 
 /** What the car drew over the stats' 30 days (decision 027): "30 days: 12 views · 2 saves · 1 question". */
 function Drew({ car, className = '' }: { car: MyListing; className?: string }) {
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return (
     <p className={`text-xs text-muted ${className}`} data-testid="my-car-drew">
-      30 days: {count(car.views, 'view')} · {count(car.saves, 'save')} ·{' '}
-      {count(car.questions, 'question')}
+      30 days: {plural(car.views, 'view')} · {plural(car.saves, 'save')} ·{' '}
+      {plural(car.questions, 'question')}
     </p>
   );
 }
@@ -212,7 +212,7 @@ function NoMatch({ view, onChange }: { view: MyCarsView; onChange: ViewChange })
             className="button button-outline button-sm"
             onClick={() => onChange({ q: '' })}
           >
-            Clear the search
+            Show every car
           </button>
         }
       />
@@ -299,7 +299,15 @@ export function MyCars(handlers: Handlers) {
         }
       >
         {(data) => {
-          const cars = data.pages.flatMap((page) => page.cars);
+          // Sorted by views, a car can move between pages as its views are counted: it shows once.
+          const shown = new Set<string>();
+          const cars = data.pages
+            .flatMap((page) => page.cars)
+            .filter((car) => {
+              if (shown.has(car._id)) return false;
+              shown.add(car._id);
+              return true;
+            });
           return (
             <div
               className={isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}

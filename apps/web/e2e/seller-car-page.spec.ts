@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
-import { fromSite, SITE, signUpBuyerApi, signUpSellerApi, solidPng } from './site';
+import { addCarApi, fromSite, SITE, signUpBuyerApi, signUpSellerApi, solidPng } from './site';
 
 /*
  * The car page as its own seller sees it: a Your car panel (status, Edit, Withdraw or Put back
@@ -36,21 +36,7 @@ async function sellerWithCar(page: Page) {
     await uploadPhoto(page.request, [40, 60, 200]),
   ];
   const name = `Volvo V60 ${Date.now().toString(36)}`;
-  const created = await page.request.post('/api/product?name=Electric%20car', {
-    headers: fromSite,
-    data: {
-      name,
-      reprice: 1_800_000,
-      orprice: 2_400_000,
-      location: 'Fresno, CA',
-      year: 2021,
-      condition: 'Good',
-      describe: 'A car for the browser tests.',
-      images: photos.map((photo) => photo.url),
-    },
-  });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { insertedId: id } = (await created.json()) as { insertedId: string };
+  const id = await addCarApi(page.request, name, { images: photos.map((photo) => photo.url) });
   return { id, name, photos };
 }
 
@@ -134,7 +120,7 @@ test.describe('the seller’s own car page', () => {
     const car = await sellerWithCar(page);
     await page.goto(`/listing/${car.id}`);
     const panel = yourCar(page);
-    await expect(panel.getByText('No views yet.')).toBeVisible({ timeout: 20_000 });
+    await expect(panel.getByText('No views in the last 30 days.')).toBeVisible({ timeout: 20_000 });
     // The seller's own look is no view.
     await expect(figure(panel, 'Views')).toHaveText('0');
 
@@ -154,7 +140,7 @@ test.describe('the seller’s own car page', () => {
     await expect(figure(panel, 'Saves')).toHaveText('0');
     await expect(figure(panel, 'Questions')).toHaveText('0');
     await expect(figure(panel, 'Bookings')).toHaveText('0');
-    await expect(panel.getByText('No views yet.')).toHaveCount(0);
+    await expect(panel.getByText('No views in the last 30 days.')).toHaveCount(0);
     await expect(
       panel.getByRole('img', {
         name: /^Views a day over the last 30 days 1 view in the last 30 days/,

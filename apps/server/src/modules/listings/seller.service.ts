@@ -166,7 +166,7 @@ const SELLER_SORTS: Record<MyListingSort, { expr: SQL; type: SQL; desc: boolean 
   views: { expr: viewsInWindow, type: sql`int`, desc: true },
 };
 
-/** The name a sort's cursors carry (`seller-newest` is the one My Products always gave). */
+/** The name a sort's cursors carry (`seller-newest` is the one My cars always gave). */
 const cursorSortOf = (sort: MyListingSort) => `seller-${sort}`;
 
 /**

@@ -32,7 +32,7 @@ export interface ViewCounter {
   viewed(car: { id: string; sellerId: string }, viewer: SessionUser): void;
   /**
    * Checks the views waiting, then writes every counted view to the database in one upsert (a
-   * batch per 5,000 cars). Answers how many views it wrote.
+   * batch per 5,000 (car, day) rows). Answers how many views it wrote.
    */
   flush(): Promise<number>;
 }

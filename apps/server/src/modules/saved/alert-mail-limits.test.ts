@@ -11,9 +11,10 @@ import {
   patch,
   put,
   saveSearch,
-  startTwoServers,
+  env,
   startWithSeller,
 } from './saved.test-helpers.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 
 /*
  * Issue 29: search alerts, digests and saved-car notices go only to confirmed addresses, and each
@@ -169,7 +170,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the daily limit with two server
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    [first, second] = await startTwoServers({ ALERT_MAILS_PER_DAY: '3' });
+    [first, second] = await startTwoServers({ ...env, ALERT_MAILS_PER_DAY: '3' });
   });
   afterAll(async () => {
     await second.close();

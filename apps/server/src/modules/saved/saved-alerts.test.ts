@@ -16,8 +16,9 @@ import {
   mailTo,
   unsubscribeLink,
   startWithSeller,
-  startTwoServers,
+  env,
 } from './saved.test-helpers.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 
 describe('alerts', () => {
   let app: TestApp;
@@ -380,7 +381,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('alerts with two server processe
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    [first, second] = await startTwoServers();
+    [first, second] = await startTwoServers(env);
   });
   afterAll(async () => {
     await second.close();

@@ -16,16 +16,6 @@ export async function startWithSeller(more: Record<string, string> = {}) {
   return { app, seller: await signInAs(app, 'seller@demo.local') };
 }
 
-/** Two servers on one PostgreSQL database, each with these tests' env (and `more`). */
-export async function startTwoServers(more: Record<string, string> = {}) {
-  const first = await startTestApp({ env: { ...env, ...more } });
-  const second = await startTestApp({
-    env: { ...env, ...more },
-    reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
-  });
-  return [first, second] as const;
-}
-
 export const put = (client: TestClient, path: string) => client.request(path, { method: 'PUT' });
 export const del = (client: TestClient, path: string) => client.request(path, { method: 'DELETE' });
 export const patch = (client: TestClient, path: string, json: unknown) =>

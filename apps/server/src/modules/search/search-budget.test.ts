@@ -6,6 +6,7 @@ import { queryRows } from '../../db/client.ts';
 import { errorOf, register, signInAs, type Server, type TestClient } from '../../test/client.ts';
 import { REDIS_URL, redisAnswers } from '../../test/redis.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const redisUp = postgres && (await redisAnswers(REDIS_URL));
@@ -294,16 +295,11 @@ describe.skipIf(!redisUp)('the budget shared by two processes through Redis', ()
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    const env = {
+    // The same database, so the same person signs in to both.
+    [first, second] = await startTwoServers({
       REDIS_URL,
       SEARCH_LIMIT_PER_MINUTE: '3',
       SEARCH_CONCURRENCY_PER_PERSON: '1',
-    };
-    first = await startTestApp({ env });
-    // The same database, so the same person signs in to both.
-    second = await startTestApp({
-      env,
-      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl },
     });
   });
   afterAll(async () => {

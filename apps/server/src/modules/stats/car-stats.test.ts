@@ -1,12 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CarStatsSchema, MyListingListSchema, type CarStats } from '@carmarket/shared';
+import { queryRows } from '../../db/client.ts';
 import { errorOf, register, signInAs, type TestClient } from '../../test/client.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import { REDIS_URL, redisAnswers } from '../../test/redis.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 
 /*
  * What a car draws (issue 34, decision 027): views counted once a person a day, never the seller's
@@ -27,7 +30,9 @@ async function view(client: TestClient, carId: string) {
   expect(response.status).toBe(200);
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The day `days` before `day` (both YYYY-MM-DD, UTC). */
+const daysBefore = (day: string, days: number) =>
+  new Date(Date.parse(day) - days * 86_400_000).toISOString().slice(0, 10);
 
 describe('a car’s stats', () => {
   let app: TestApp;
@@ -55,10 +60,50 @@ describe('a car’s stats', () => {
     const stats = await statsOf(seller, car.id);
     expect(stats.views).toBe(2);
     expect(stats.viewsByDay).toHaveLength(30);
-    expect(stats.viewsByDay.at(-1)).toEqual({ day: today(), views: 2 });
-    const firstDay = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-    expect(stats.viewsByDay[0]).toEqual({ day: firstDay, views: 0 });
+    // The server's own last day, not this process's clock: a run can cross UTC midnight.
+    const lastDay = stats.viewsByDay.at(-1)!.day;
+    expect(stats.viewsByDay.at(-1)).toEqual({ day: lastDay, views: 2 });
+    expect(stats.viewsByDay[0]).toEqual({ day: daysBefore(lastDay, 29), views: 0 });
     expect(stats.viewsByDay.slice(0, -1).every((day) => day.views === 0)).toBe(true);
+  });
+
+  it('keeps the views of a failed flush for the next one: none lost, none twice', async () => {
+    const [car, other] = await Promise.all([newCar(app, { seller }), newCar(app, { seller })]);
+    const [first, second, third] = await Promise.all([register(app), register(app), register(app)]);
+    await view(first, car.id);
+    await view(second, car.id);
+    await view(first, other.id);
+    // The flush's insert fails while this trigger stands, as when the database is away.
+    const db = app.database.db;
+    await queryRows(
+      db,
+      sql.raw(`create function car_view_day_refuse() returns trigger language plpgsql as
+                 $$ begin raise exception 'car_view_day refused by a test'; end $$`),
+    );
+    await queryRows(
+      db,
+      sql.raw(`create trigger car_view_day_refuse before insert on car_view_day
+                 for each statement execute function car_view_day_refuse()`),
+    );
+    try {
+      const failed = await app.flushCarViews().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(String((failed as Error | undefined)?.cause)).toMatch(/refused by a test/);
+    } finally {
+      await queryRows(db, sql.raw('drop trigger if exists car_view_day_refuse on car_view_day'));
+      await queryRows(db, sql.raw('drop function if exists car_view_day_refuse()'));
+    }
+    expect((await statsOf(seller, car.id)).views).toBe(0);
+    // A view counted between the failed flush and the next adds to the rows kept.
+    await view(third, car.id);
+
+    expect(await app.flushCarViews()).toBe(4);
+    expect((await statsOf(seller, car.id)).views).toBe(3);
+    expect((await statsOf(seller, other.id)).views).toBe(1);
+    expect(await app.flushCarViews()).toBe(0);
+    expect((await statsOf(seller, car.id)).views).toBe(3);
   });
 
   it('counts the saves, questions and bookings of the car', async () => {
@@ -145,26 +190,33 @@ describe('My cars’ rows', () => {
 
 describe('views counted when the server closes', () => {
   let dataDir: string;
+  let first: TestApp | undefined;
   let restarted: TestApp | undefined;
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-views-'));
   });
   afterAll(async () => {
+    // A test that failed before closing the first server leaves it open.
+    await first?.close();
     await restarted?.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
   });
 
   it('are written by the close, not lost', async () => {
     // On a directory (PGlite) or its own database, so a second server finds what the first wrote;
     // without the demo, whose photos take seconds to make.
     const env = { ...NO_TIMED_FLUSH, SEED_DEMO: 'false' };
-    const first = await startTestApp({ env, reuse: { dataDir } });
+    first = await startTestApp({ env, reuse: { dataDir } });
     const seller = await register(first, { role: 'Seller' });
     const car = await newCar(first, { seller });
     await view(await register(first), car.id);
     expect((await statsOf(seller, car.id)).views).toBe(0);
-    await first.close();
+    const { databaseUrl } = first;
+    const closing = first;
+    first = undefined;
+    await closing.close();
 
-    restarted = await startTestApp({ env, reuse: { dataDir, databaseUrl: first.databaseUrl } });
+    restarted = await startTestApp({ env, reuse: { dataDir, databaseUrl } });
     const again = await signInAs(restarted, seller.account.email, seller.account.password);
     expect((await statsOf(again, car.id)).views).toBe(1);
     // Two servers each migrating a fresh database of their own: seconds each on a busy machine.
@@ -178,12 +230,7 @@ describe.skipIf(!redisUp)('views counted by two processes through Redis', () => 
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    const env = { ...NO_TIMED_FLUSH, REDIS_URL };
-    first = await startTestApp({ env });
-    second = await startTestApp({
-      env,
-      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl },
-    });
+    [first, second] = await startTwoServers({ ...NO_TIMED_FLUSH, REDIS_URL });
   });
   afterAll(async () => {
     await second?.close();

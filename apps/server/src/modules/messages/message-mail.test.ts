@@ -7,6 +7,7 @@ import type { TestClient } from '../../test/client.ts';
 import { register, signInAs } from '../../test/client.ts';
 import { validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 import { env, freshCar, idOf, ask, send, conversationAs } from './messages.test-helpers.ts';
 
 describe('"new message" mail', () => {
@@ -150,11 +151,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     let first: TestApp;
     let second: TestApp;
     beforeAll(async () => {
-      const mailEnv = { ...env, MESSAGE_MAIL_DELAY_MINUTES: '0', MESSAGE_LIMIT_PER_MINUTE: '1000' };
-      first = await startTestApp({ env: mailEnv });
-      second = await startTestApp({
-        env: mailEnv,
-        reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
+      [first, second] = await startTwoServers({
+        ...env,
+        MESSAGE_MAIL_DELAY_MINUTES: '0',
+        MESSAGE_LIMIT_PER_MINUTE: '1000',
       });
     });
     afterAll(async () => {

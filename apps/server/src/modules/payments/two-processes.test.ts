@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing, payment, sandboxEvent } from '../../db/schema.ts';
 import { errorOf, register } from '../../test/client.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import type { TestApp } from '../../test/test-app.ts';
+import { startTwoServers } from '../../test/two-servers.ts';
 
 /**
  * Two servers on one PostgreSQL database (and one Redis, when it runs), as behind a load
@@ -15,12 +16,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
   let second: TestApp;
   beforeAll(async () => {
     // Sweeps run only when a test asks for them.
-    const env = { PAYMENT_SWEEP_SECONDS: '3600' };
-    first = await startTestApp({ env });
-    second = await startTestApp({
-      env,
-      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl! },
-    });
+    [first, second] = await startTwoServers({ PAYMENT_SWEEP_SECONDS: '3600' });
   });
   afterAll(async () => {
     await second.close();

@@ -208,11 +208,11 @@ export const MyListingSchema = ListingDetailSchema.extend({
   savedCount: z.number().int(),
   /**
    * What it drew over the last 30 days, as its stats page counts them (CarStatsSchema): views,
-   * saves made then and kept, and questions (conversations begun then).
+   * saves made then and kept, and conversations begun then (the questions asked).
    */
   views: z.number().int(),
   saves: z.number().int(),
-  questions: z.number().int(),
+  conversations: z.number().int(),
 });
 export type MyListing = z.infer<typeof MyListingSchema>;
 export const MyListingListSchema = z.array(MyListingSchema);

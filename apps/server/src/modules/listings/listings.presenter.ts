@@ -76,7 +76,7 @@ export function presentMyListing(
     savedCount: number;
     views: number;
     saves: number;
-    questions: number;
+    conversations: number;
   },
 ): MyListing {
   return Object.assign(presentListingDetail(row), {
@@ -84,7 +84,7 @@ export function presentMyListing(
     savedCount: row.savedCount,
     views: row.views,
     saves: row.saves,
-    questions: row.questions,
+    conversations: row.conversations,
     openBookingsCount: row.openBookingsCount,
     sold: row.sold,
   });

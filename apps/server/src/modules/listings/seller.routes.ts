@@ -80,7 +80,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['listings'],
         summary:
-          "The seller's own cars with bookings, Sold/Unsold and the last 30 days' views, saves and questions, newest first: all of them, or with `limit` (and then `cursor`) a page, its total in X-Total-Count and where the next starts in X-Next-Cursor. `status` (available, reserved, sold, withdrawn; repeated or comma-separated: any of them), `q` (name, make, model or VIN) and `sort` (newest, oldest, price_asc, price_desc, views: the most viewed in 30 days first, an approximate order as counts can grow between pages) narrow and order either",
+          "The seller's own cars with bookings, Sold/Unsold and the last 30 days' views, saves and conversations, newest first: all of them, or with `limit` (and then `cursor`) a page, its total in X-Total-Count and where the next starts in X-Next-Cursor. `status` (available, reserved, sold, withdrawn; repeated or comma-separated: any of them), `q` (name, make, model or VIN) and `sort` (newest, oldest, price_asc, price_desc, views: the most viewed in 30 days first, an approximate order as counts can grow between pages) narrow and order either",
         querystring: MyListingsQuerySchema,
         response: { 200: MyListingListSchema, ...errorResponses },
       },

@@ -116,7 +116,7 @@ const viewsInWindow = sql<number>`(select coalesce(sum(${carViewDay.views}), 0):
 const drew = {
   views: viewsInWindow,
   saves: sql<number>`(select count(*)::int from ${savedCar} where ${savedCar.listingId} = ${listing.id} and ${savedCar.createdAt} >= ${statsSince})`,
-  questions: sql<number>`(select count(*)::int from ${conversation} where ${conversation.listingId} = ${listing.id} and ${conversation.createdAt} >= ${statsSince})`,
+  conversations: sql<number>`(select count(*)::int from ${conversation} where ${conversation.listingId} = ${listing.id} and ${conversation.createdAt} >= ${statsSince})`,
 };
 
 /**

@@ -174,9 +174,9 @@ describe('My cars’ rows', () => {
 
     const all = MyListingListSchema.parse(await (await seller.get('/api/my/listings')).json());
     const row = (id: string) => all.find((car) => car._id === id);
-    expect(row(popular.id)).toMatchObject({ views: 2, saves: 0, questions: 0 });
-    expect(row(asked.id)).toMatchObject({ views: 1, saves: 1, questions: 1 });
-    expect(row(quiet.id)).toMatchObject({ views: 0, saves: 0, questions: 0 });
+    expect(row(popular.id)).toMatchObject({ views: 2, saves: 0, conversations: 0 });
+    expect(row(asked.id)).toMatchObject({ views: 1, saves: 1, conversations: 1 });
+    expect(row(quiet.id)).toMatchObject({ views: 0, saves: 0, conversations: 0 });
 
     const page = await seller.get('/api/my/listings?sort=views&limit=2');
     const ids = async (response: Response) =>

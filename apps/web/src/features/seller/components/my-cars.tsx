@@ -37,7 +37,7 @@ function Drew({ car, className = '' }: { car: MyListing; className?: string }) {
   return (
     <p className={`text-xs text-muted ${className}`} data-testid="my-car-drew">
       30 days: {plural(car.views, 'view')} · {plural(car.saves, 'save')} ·{' '}
-      {plural(car.questions, 'question')}
+      {plural(car.conversations, 'question')}
     </p>
   );
 }

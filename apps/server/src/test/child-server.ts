@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { serverRoot } from '../config.ts';
+import { TEST_ADDRESS_LIMITS } from './prepared-database.ts';
 
 export interface ChildServer {
   baseUrl: string;
@@ -70,6 +71,7 @@ export async function startChildServer(
         HOST: '127.0.0.1',
         PORT: String(listenPort),
         SEED_DEMO: 'true',
+        ...TEST_ADDRESS_LIMITS,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -64,17 +64,25 @@ declare module 'vitest' {
 /** The settings under which a test app seeds what the prepared database holds. */
 export const SEED_SETTINGS = ['SEED_DEMO', 'SEED_DEMO_CARS', 'CURRENCY', 'DEMO_PASSWORD'] as const;
 
+/**
+ * Limits per address lifted for every test server, in-process or a child: every test signs people
+ * up and holds cars from 127.0.0.1, and with Redis the count is shared by every test file running
+ * at once and kept for the window (an hour, a day). sign-up-limits.test.ts and hold-limits.test.ts
+ * set the limits they test.
+ */
+export const TEST_ADDRESS_LIMITS = {
+  SIGN_UP_LIMIT_PER_IP: '100000',
+  SIGN_UP_LIMIT_PER_IP_PER_DAY: '100000',
+  HOLD_LIMIT_PER_IP: '100000',
+} as const;
+
 /** The configuration test apps start from (startTestApp adds its data directory and options). */
 export const TEST_APP_ENV = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'silent',
   // Six demo cars per category: what the tests count on. Search tests add their own cars.
   SEED_DEMO_CARS: 'small',
-  // Every test signs people up from 127.0.0.1; sign-up-limits.test.ts sets the limits it tests.
-  SIGN_UP_LIMIT_PER_IP: '100000',
-  SIGN_UP_LIMIT_PER_IP_PER_DAY: '100000',
-  // Every test holds cars from 127.0.0.1; hold-limits.test.ts runs the default.
-  HOLD_LIMIT_PER_IP: '100000',
+  ...TEST_ADDRESS_LIMITS,
 } as const;
 
 export function databaseUrlNamed(adminUrl: string, name: string): string {

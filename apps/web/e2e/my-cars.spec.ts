@@ -64,6 +64,7 @@ test.describe('My cars: tabs, search and order', () => {
     await expect(rows(page)).toHaveCount(1);
     await expect(rows(page).first()).toContainText(niro);
     await page.reload();
+    await waitForHydration(page);
     await expect(
       tabs(page).getByRole('button', { name: 'Withdrawn 1', pressed: true }),
     ).toBeVisible();
@@ -110,6 +111,7 @@ test.describe('My cars: tabs, search and order', () => {
     await tabs(page).getByRole('button', { name: 'On sale 0' }).click();
     await expect(page.getByText('No cars match “KIA” among cars on sale')).toBeVisible();
     await page.reload();
+    await waitForHydration(page);
     await expect(search).toHaveValue('KIA');
     await expect(page.getByText('No cars match “KIA” among cars on sale')).toBeVisible();
     // The box's own clear button: the tab stays.
@@ -135,6 +137,7 @@ test.describe('My cars: tabs, search and order', () => {
     await page.getByLabel('Sort').selectOption('price_desc');
     await expect.poll(() => namesShown(page)).toEqual([tesla, corolla, niro, golf]);
     await page.reload();
+    await waitForHydration(page);
     await expect(page.getByLabel('Sort')).toHaveValue('price_desc');
     await expect.poll(() => namesShown(page)).toEqual([tesla, corolla, niro, golf]);
     await page.getByLabel('Sort').selectOption('oldest');

@@ -149,6 +149,9 @@ test.describe('paying', () => {
     browser,
     playwright,
   }) => {
+    // Two buyers, two cars, three browsers and two payments: in a CI run beside another file,
+    // 60 s ran out with every step answered (the second tab's refusal came 38 s after Pay).
+    test.setTimeout(120_000);
     await signUpBuyer(page);
     const { category, car } = await newCarOnSale(page, playwright, 'Electric car');
     const { car: second } = await newCarOnSale(page, playwright, 'Electric car');

@@ -58,6 +58,13 @@ const EnvSchema = z
      * Seed the demo accounts and cars into an empty database (the categories are always seeded).
      */
     SEED_DEMO: booleanFromEnv.default(true),
+    /**
+     * Let people browse without an account: search, category and car pages (and their API calls)
+     * answer anonymous visitors, car pages carry link previews and structured data, and the
+     * sitemap lists every car on sale. Saving, asking, booking and paying still need an account.
+     * `false` (the spec's rule): every page but the home page and the blog asks to sign in.
+     */
+    BROWSE_SIGNED_OUT: booleanFromEnv.default(false),
     /** `full`: 90 demo cars across many makes, for search; `small`: six per category (tests). */
     SEED_DEMO_CARS: z.enum(['small', 'full']).default('full'),
     /** The ISO currency of prices. */
@@ -221,6 +228,11 @@ const EnvSchema = z
       .default(Math.max(1, os.availableParallelism() - 1)),
     /** Searches (and category pages) one person may make a minute; past it, 429. */
     SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /**
+     * Searches (and category pages) one address may make a minute without an account (with
+     * BROWSE_SIGNED_OUT); past it, 429.
+     */
+    ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Milliseconds each statement of a search may run (PostgreSQL only); past it, 503. */
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
     /** Seconds between the comments that keep a live stream open through proxies. */

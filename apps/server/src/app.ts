@@ -440,7 +440,7 @@ export async function buildApp({
       },
       { prefix: '/api' },
     );
-    await app.register(webPlugin, { distDir: config.webDistDir });
+    await app.register(webPlugin, { distDir: config.webDistDir, siteOrigin });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => {});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ListingDetail } from '@carmarket/shared';
 import { listing, session, user } from '../db/schema.ts';
 import { rawRequest, register, signInAs } from '../test/client.ts';
 import { demoListings, newCar } from '../test/fixtures.ts';
@@ -51,6 +52,19 @@ function pageData(html: string): [unknown[], unknown][] {
   return JSON.parse(found[1]!) as [unknown[], unknown][];
 }
 
+/** The content of the page's `<meta>` with this name or property. */
+function metaContent(html: string, key: string): string | undefined {
+  const found = new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(html);
+  return found?.[1];
+}
+
+/** The page's JSON-LD block, parsed. */
+function structuredData(html: string): Record<string, unknown> {
+  const found = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html);
+  if (!found) throw new Error('the page has no JSON-LD block');
+  return JSON.parse(found[1]!) as Record<string, unknown>;
+}
+
 describe('serving the web app', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -64,17 +78,21 @@ describe('serving the web app', () => {
     app = await startTestApp({ reuse: { dataDir: probe.dataDir, databaseUrl: probe.databaseUrl } });
   });
   afterAll(() => app.close());
+  /** The site's origin without PUBLIC_URL: what canonical and shared links start with. */
+  const site = () => `http://localhost:${new URL(app.baseUrl).port}`;
 
   it('serves prerendered pages at their clean URLs, revalidated on every visit', async () => {
-    for (const [url, marker] of [
-      ['/', 'home'],
-      ['/blog', 'blog'],
-      ['/blog/', 'blog'],
+    for (const [url, marker, canonical] of [
+      ['/', 'home', '/'],
+      ['/blog', 'blog', '/blog'],
+      ['/blog/', 'blog', '/blog'],
     ] as const) {
       const response = await app.request(url);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-cache');
-      expect(await response.text()).toContain(`<div id="root">${marker}</div>`);
+      const html = await response.text();
+      expect(html).toContain(`<div id="root">${marker}</div>`);
+      expect(html).toContain(`<link rel="canonical" href="${site()}${canonical}">\n  </head>`);
     }
   });
 
@@ -141,7 +159,7 @@ describe('serving the web app', () => {
     // A car dearer than any demo car (so not the first of the cheapest-first search below) gets a
     // name that tries to end the title and a description that tries to end the data block.
     const car = await newCar(app, { repriceCents: 99_000_000_00 });
-    const name = 'Van </title><script>alert(2)</script>';
+    const name = 'Van "Q" & </title><script>alert(2)</script>';
     const description = 'Clean car. </script><script>alert(1)</script><!-- end';
     await app.database.db.update(listing).set({ name, description }).where(eq(listing.id, car.id));
     const buyer = await signInAs(app, 'buyer@demo.local');
@@ -152,10 +170,15 @@ describe('serving the web app', () => {
     expect(page.headers.get('vary')).toMatch(/cookie/i);
     const html = await page.text();
     // Shown as text in the title and the markup, kept whole in the data, never as a tag.
-    expect(html).toContain(
-      '<title>Van &lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; | CarMarket</title>',
-    );
+    const shownName = 'Van &quot;Q&quot; &amp; &lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt;';
+    expect(html).toContain(`<title>2021 ${shownName} - $99,000,000 - CarMarket</title>`);
+    expect(metaContent(html, 'og:title')).toBe(`2021 ${shownName} - $99,000,000`);
+    expect(metaContent(html, 'description')).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
     expect(html).not.toContain('<script>alert(');
+    // The structured data keeps the name whole, with no "<" that could end its block.
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!;
+    expect(ld).not.toContain('<');
+    expect(structuredData(html)).toMatchObject({ name, offers: { price: '99000000.00' } });
     const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
     expect(root).toContain(`<h1 id="listing-title"`);
     expect(root).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
@@ -180,6 +203,105 @@ describe('serving the web app', () => {
     const first = (results![1] as { pages: { items: { name: string }[] }[] }).pages[0]!.items[0]!;
     expect(results![0]).toEqual(['listing', 'search', 'sort=price_asc']);
     expect(searchHtml).toContain(`alt="Photo of the ${first.name}"`);
+    expect(searchHtml).toContain('<title>Used cars for sale - CarMarket</title>');
+    expect(searchHtml).toContain(`<link rel="canonical" href="${site()}/cars">`);
+  });
+
+  it('gives a car page a link preview and structured data naming its price and state', async () => {
+    const car = await newCar(app, { repriceCents: 1_450_000 });
+    await app.database.db
+      .update(listing)
+      .set({
+        name: 'Toyota Corolla LE',
+        make: 'Toyota',
+        model: 'Corolla',
+        year: 2019,
+        mileageKm: 38_400,
+        vin: '2T1BURHE0KC123456',
+        bodyType: 'Sedan',
+        fuel: 'petrol',
+        transmission: 'automatic',
+        colour: 'Silver',
+        description: 'One owner, full service history and new tyres. Garaged, never smoked in.',
+      })
+      .where(eq(listing.id, car.id));
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const html = await (await buyer.get(`/listing/${car.id}`)).text();
+    const url = `${site()}/listing/${car.id}`;
+
+    expect(html).toContain('<title>2019 Toyota Corolla LE - $14,500 - CarMarket</title>');
+    const description = metaContent(html, 'description');
+    expect(description).toMatch(
+      /^2019 Toyota Corolla LE with 23,861 mi, for sale in Fresno, CA\. One owner/,
+    );
+    expect(description).toContain('One owner, full service history');
+    expect(html).toContain(`<link rel="canonical" href="${url}">`);
+    expect(metaContent(html, 'og:type')).toBe('product');
+    expect(metaContent(html, 'og:site_name')).toBe('CarMarket');
+    expect(metaContent(html, 'og:title')).toBe('2019 Toyota Corolla LE - $14,500');
+    expect(metaContent(html, 'og:description')).toBe(description);
+    expect(metaContent(html, 'og:url')).toBe(url);
+    const shown = (await (await buyer.get(`/api/listings/${car.id}`)).json()) as ListingDetail;
+    const [photo] = shown.images;
+    expect(metaContent(html, 'og:image')).toBe(`${site()}${photo!.url}`);
+    expect(metaContent(html, 'product:price:amount')).toBe('14500.00');
+    expect(metaContent(html, 'product:price:currency')).toBe('USD');
+    expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
+    expect(metaContent(html, 'twitter:title')).toBe('2019 Toyota Corolla LE - $14,500');
+    expect(metaContent(html, 'twitter:image')).toBe(`${site()}${photo!.url}`);
+
+    expect(structuredData(html)).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Car',
+      name: 'Toyota Corolla LE',
+      brand: { '@type': 'Brand', name: 'Toyota' },
+      model: 'Corolla',
+      vehicleModelDate: '2019',
+      mileageFromOdometer: { '@type': 'QuantitativeValue', value: 23_861, unitCode: 'SMI' },
+      vehicleIdentificationNumber: '2T1BURHE0KC123456',
+      bodyType: 'Sedan',
+      fuelType: 'Petrol',
+      vehicleTransmission: 'Automatic',
+      color: 'Silver',
+      image: [`${site()}${photo!.url}`],
+      offers: {
+        '@type': 'Offer',
+        price: '14500.00',
+        priceCurrency: 'USD',
+        availability: 'https://schema.org/InStock',
+        url,
+        seller: { name: expect.any(String) },
+      },
+    });
+
+    // Held for a buyer paying now, then sold: what search engines are told follows the car.
+    const states = [
+      [
+        { status: 'reserved', holdExpiresAt: new Date(Date.now() + 600_000) },
+        'LimitedAvailability',
+      ],
+      [{ status: 'sold', holdExpiresAt: null }, 'SoldOut'],
+    ] as const;
+    for (const [state, availability] of states) {
+      await app.database.db.update(listing).set(state).where(eq(listing.id, car.id));
+      const page = await (await buyer.get(`/listing/${car.id}`)).text();
+      const { offers } = structuredData(page) as { offers: { availability: string } };
+      expect(offers.availability).toBe(`https://schema.org/${availability}`);
+    }
+  });
+
+  it('names a search by the kind of car and points it at one address', async () => {
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const html = await (
+      await buyer.get(
+        '/cars?sort=price_asc&model=Corolla&q=clean&make=Toyota&make=Toyota&priceMax=9000000&utm_source=chat',
+      )
+    ).text();
+    expect(html).toContain('<title>Used Toyota Corolla for sale - CarMarket</title>');
+    expect(html).toContain(
+      `<link rel="canonical" href="${site()}/cars?make=Toyota&amp;model=Corolla">`,
+    );
+    expect(metaContent(html, 'og:url')).toBe(`${site()}/cars?make=Toyota&amp;model=Corolla`);
   });
 
   it('renders a category page with its header and the search within it', async () => {
@@ -189,7 +311,8 @@ describe('serving the web app', () => {
       await buyer.get(`/api/category/${car!.categoryId}?limit=1`)
     ).json()) as { name: string };
     const html = await (await buyer.get(`/category/${car!.categoryId}`)).text();
-    expect(html).toContain(`<title>${category.name} | CarMarket</title>`);
+    expect(html).toContain(`<title>${category.name} - used cars for sale - CarMarket</title>`);
+    expect(html).toContain(`<link rel="canonical" href="${site()}/category/${car!.categoryId}">`);
     const keys = pageData(html).map(([key]) => key);
     expect(keys).toContainEqual(['category', car!.categoryId]);
     expect(keys).toContainEqual(['listing', 'search', `category=${car!.categoryId}`]);

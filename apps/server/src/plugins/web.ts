@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isClientRoute } from '@carmarket/shared';
+import { canonicalTag, pageHeadFor, SITE_NAME, type Site } from './page-meta.ts';
 
 const HASHED_ASSET = /\/assets\//;
 
@@ -15,12 +16,18 @@ const PAGE_REDIRECTS: Record<string, string> = {
   '/myProduct': '/dashboard/my-products',
 };
 
+interface WebOptions {
+  distDir: string;
+  /** The site's origin (PUBLIC_URL), for canonical links and the links pages share. */
+  siteOrigin: () => string;
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year, HTML always revalidated, prerendered
  * pages where the build made them, and the app shell for the client's other routes (404 for
  * paths the app does not know, so monitors and crawlers see the truth).
  */
-export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir: string }) => {
+export const webPlugin = fp(async (app: FastifyInstance, { distDir, siteOrigin }: WebOptions) => {
   const shellFile = path.join(distDir, 'spa.html');
   if (!fs.existsSync(shellFile)) {
     app.log.warn({ distDir }, 'web app is not built; run `npm run build` (API only for now)');
@@ -53,7 +60,23 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
     },
   });
 
-  const personalPages = loadPersonalPages(app, distDir);
+  const site = (): Site => ({ origin: siteOrigin(), name: SITE_NAME });
+  const personalPages = loadPersonalPages(app, distDir, site);
+  // A prerendered page with its canonical link, made once per origin (known once listening).
+  const withCanonical = new Map<string, { origin: string; html: string }>();
+  const publicPage = (route: string, page: Buffer) => {
+    const origin = siteOrigin();
+    let made = withCanonical.get(route);
+    if (made?.origin !== origin) {
+      const link = canonicalTag(site(), route);
+      made = {
+        origin,
+        html: page.toString('utf8').replace('</head>', () => `  ${link}\n  </head>`),
+      };
+      withCanonical.set(route, made);
+    }
+    return made.html;
+  };
 
   const sendPage = (
     reply: FastifyReply,
@@ -69,7 +92,9 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
   // Routes of their own, so the static plugin never treats `/` or `/blog/` as a folder (403
   // to a client that asks for no compression).
   for (const [route, page] of pages) {
-    app.get(route, { schema: { hide: true } }, (_request, reply) => sendPage(reply, page));
+    app.get(route, { schema: { hide: true } }, (_request, reply) =>
+      sendPage(reply, publicPage(route, page)),
+    );
   }
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -83,7 +108,8 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       return reply.redirect(`${redirect}${query}`, 302);
     }
-    const page = pages.get(normalized);
+    const prerendered = pages.get(normalized);
+    const page = prerendered && publicPage(normalized, prerendered);
     if (!page && personalPages && request.method === 'GET') {
       // The same address is someone's own page or the shell, by their cookie.
       reply.header('vary', 'cookie');
@@ -128,7 +154,7 @@ interface RenderedPage {
  * more. Undefined where the page is not one of them, the person is not signed in, or rendering
  * fails: the caller then sends the app shell, which does the same in the browser.
  */
-function loadPersonalPages(app: FastifyInstance, distDir: string) {
+function loadPersonalPages(app: FastifyInstance, distDir: string, site: () => Site) {
   const rendererFile = path.join(distDir, '..', 'dist-ssr', 'entry-server.js');
   let templates: Map<string, string>;
   try {
@@ -171,14 +197,26 @@ function loadPersonalPages(app: FastifyInstance, distDir: string) {
       const { personalPageFor, renderPersonalPage, fillPersonalPage } = await renderer;
       const template = templates.get(personalPageFor(pathname) ?? '');
       if (!template) return undefined;
+      // What the page rendered with, by path: its title, links and structured data come from it.
+      const answers = new Map<string, unknown>();
       const page = await renderPersonalPage(request.url, async (apiPath) => {
         const answer = await app.inject({ method: 'GET', url: apiPath, headers: { cookie } });
         // The session's daily renewal (or its clearing) reaches the browser with the page.
         const cookies = answer.headers['set-cookie'];
         if (cookies) reply.header('set-cookie', cookies);
-        return answer.statusCode === 200 ? answer.json() : undefined;
+        const body: unknown = answer.statusCode === 200 ? answer.json() : undefined;
+        answers.set(apiPath.split('?')[0]!, body);
+        return body;
       });
-      return page && fillPersonalPage(template, page);
+      if (!page) return undefined;
+      const head = pageHeadFor(request.url, (apiPath) => answers.get(apiPath), site());
+      if (!head) return fillPersonalPage(template, page);
+      const { title, description, tags } = head;
+      // The head's tags go before the first </head>, the template's own (the markup comes after).
+      return fillPersonalPage(template, { ...page, title, description }).replace(
+        '</head>',
+        () => `  ${tags}\n  </head>`,
+      );
     } catch (error) {
       request.log.error({ err: error }, 'could not render the page; sending the app shell');
       return undefined;

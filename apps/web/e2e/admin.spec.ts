@@ -1,10 +1,9 @@
-import type { CategoryDetail, CategorySummary, Stats } from '@carmarket/shared';
+import type { ListingDetail, Stats } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
 import { addCarApi, otherSession, signUpBuyerApi, signUpSellerApi, waitForMail } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
-const SELLER_EMAIL = 'seller@demo.local';
 
 async function signInAsAdmin(page: Page) {
   const response = await page.request.post('/api/auth/sign-in/email', {
@@ -13,46 +12,50 @@ async function signInAsAdmin(page: Page) {
   expect(response.ok(), await response.text()).toBe(true);
 }
 
-/** The demo seller's cars in a category, as the API shows them. */
-async function demoSellerCars(page: Page) {
-  const categories = (await (await page.request.get('/api/category')).json()) as CategorySummary[];
-  const category = categories[0]!;
-  const detail = (await (
-    await page.request.get(`/api/category/${category._id}`)
-  ).json()) as CategoryDetail;
-  return { category, cars: detail.listings.filter((car) => car.seller === 'Riverside Motors') };
+/** Whether a car's page, through the API, shows its seller verified. */
+async function sellerVerified(page: Page, carId: string) {
+  const detail = (await (await page.request.get(`/api/listings/${carId}`)).json()) as ListingDetail;
+  return detail.sellerVerified;
 }
 
 test.describe('administration', () => {
-  test('the admin verifies the demo seller, whose cars then carry the badge', async ({ page }) => {
+  test('the admin verifies a new seller, whose cars then carry the badge', async ({
+    page,
+    playwright,
+  }) => {
+    // A seller of its own: the demo seller is seeded verified.
+    const sellerSession = await otherSession(playwright);
+    const seller = await signUpSellerApi(sellerSession, `Val Verify ${Date.now().toString(36)}`);
+    const carName = `Kia EV9 ${Date.now().toString(36)}`;
+    const carId = await addCarApi(sellerSession, carName);
+
     await signInAsAdmin(page);
+    expect(await sellerVerified(page, carId)).toBe(false);
     await page.goto('/dashboard/allUser?role=Seller');
     await expect(page.getByRole('heading', { level: 1, name: 'All Sellers' })).toBeVisible();
 
-    await page.getByLabel('Search by name or email').fill(SELLER_EMAIL);
-    await expect(page).toHaveURL(/q=seller%40demo\.local/);
-    const row = page.getByTestId('user-row').filter({ hasText: SELLER_EMAIL });
+    await page.getByLabel('Search by name or email').fill(seller.email);
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(seller.email)}`));
+    const row = page.getByTestId('user-row').filter({ hasText: seller.email });
     await expect(row).toHaveCount(1);
     await expect(page.getByTestId('user-row')).toHaveCount(1);
 
-    await row.getByRole('button', { name: 'Verify Riverside Motors' }).click();
+    await row.getByRole('button', { name: `Verify ${seller.name}` }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'User verified' })).toBeVisible();
     await expect(row.getByText('Verified', { exact: true })).toBeVisible();
     await expect(row.getByRole('button', { name: /^Verify/ })).toHaveCount(0);
 
-    // The badge on their cars: through the API, and on the category page.
-    const { category, cars } = await demoSellerCars(page);
-    expect(cars.length).toBeGreaterThan(0);
-    expect(cars.every((car) => car.sellerVerified)).toBe(true);
-    await page.goto(`/category/${category._id}`);
-    const card = page.getByTestId('listing-card').filter({ hasText: cars[0]!.name });
-    await expect(card.getByText('Verified seller')).toBeVisible();
+    // The badge on their car: through the API, and on the car's page.
+    expect(await sellerVerified(page, carId)).toBe(true);
+    await page.goto(`/listing/${carId}`);
+    await expect(page.getByRole('heading', { level: 1, name: carName })).toBeVisible();
+    await expect(page.getByText('Verified seller', { exact: true })).toBeVisible();
 
     // The audit log records it.
     await page.goto('/dashboard/audit');
     await expect(
       page.getByTestId('audit-row').filter({ hasText: 'Verified a seller' }).filter({
-        hasText: SELLER_EMAIL,
+        hasText: seller.email,
       }),
     ).toHaveCount(1);
   });

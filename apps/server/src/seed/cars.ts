@@ -25,12 +25,19 @@ export interface SeedCar {
   fuel: Fuel;
   transmission: Transmission;
   colour: Colour;
+  /** Put in the home page's Advertised section, so a fresh install shows some. */
+  advertised?: boolean;
 }
 
+/** The spec's categories, and the demo's own: seeded only with demo cars to put in them. */
+export type DemoCategoryName = CategoryName | 'Hybrid car';
+
 export interface SeedCategory {
-  name: CategoryName;
+  name: DemoCategoryName;
   slug: string;
   shape: 'van' | 'sedan' | 'hatch';
+  /** The icon's paint, when not its shape's usual one. */
+  iconColor?: string;
   cars: SeedCar[];
 }
 
@@ -42,6 +49,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Volkswagen Transporter T6.1 Kombi',
+        advertised: true,
         make: 'Volkswagen',
         model: 'Transporter',
         bodyType: 'Minibus',
@@ -74,7 +82,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
         originalPrice: 46_800,
         color: '#e5e7eb',
         description:
-          'Fourteen-seat shuttle used by a hotel on airport runs. Timing serviced at 90,000 km; small scuff on the rear bumper, seats cleaned and reupholstered.',
+          'Fourteen-seat shuttle used by a hotel on airport runs. Timing belt and water pump done last spring; small scuff on the rear bumper, seats cleaned and reupholstered.',
       },
       {
         name: 'Mercedes-Benz Sprinter 316 CDI Tourer',
@@ -157,6 +165,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Mercedes-Benz S 500 4MATIC',
+        advertised: true,
         make: 'Mercedes-Benz',
         model: 'S-Class',
         bodyType: 'Sedan',
@@ -189,7 +198,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
         originalPrice: 97_800,
         color: '#334155',
         description:
-          'Executive lounge seating, Bowers & Wilkins audio and soft-close doors. Brakes and battery replaced at 70,000 km; light wear on the driver bolster.',
+          'Executive lounge seating, Bowers & Wilkins audio and soft-close doors. Brakes and battery replaced last year; light wear on the driver bolster.',
       },
       {
         name: 'Audi A8 L 55 TFSI quattro',
@@ -272,6 +281,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
     cars: [
       {
         name: 'Tesla Model 3 Long Range',
+        advertised: true,
         make: 'Tesla',
         model: 'Model 3',
         bodyType: 'Sedan',
@@ -340,7 +350,7 @@ export const SEED_CATEGORIES: SeedCategory[] = [
         originalPrice: 39_000,
         color: '#dc2626',
         description:
-          '62 kWh battery with 11 of 12 health bars, about 330 km of real range in summer. CHAdeMO and home charging cable included.',
+          '62 kWh battery with 11 of 12 health bars, close to the range it had new. CHAdeMO and home charging cable included.',
       },
       {
         name: 'Volkswagen ID.4 Pro S',
@@ -380,4 +390,12 @@ export const SEED_CATEGORIES: SeedCategory[] = [
       },
     ],
   },
+];
+
+/**
+ * Categories of the wider demo set's own (SEED_DEMO_CARS=full), seeded only when demo cars go in
+ * them: hybrids are not electric cars. The spec's three are seeded on every database.
+ */
+export const DEMO_CATEGORIES: SeedCategory[] = [
+  { name: 'Hybrid car', slug: 'hybrid-car', shape: 'hatch', iconColor: '#d97706', cars: [] },
 ];

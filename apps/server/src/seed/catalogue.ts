@@ -1,12 +1,5 @@
-import type {
-  BodyType,
-  CategoryName,
-  Colour,
-  Condition,
-  Fuel,
-  Transmission,
-} from '@carmarket/shared';
-import type { SeedCar } from './cars.ts';
+import type { BodyType, Colour, Condition, Fuel, Transmission } from '@carmarket/shared';
+import type { DemoCategoryName, SeedCar } from './cars.ts';
 
 /**
  * The wider demo set (SEED_DEMO_CARS=full, the default): 72 cars across many makes, models, years,
@@ -19,7 +12,7 @@ interface Line {
   model: string;
   bodyType: BodyType;
   fuel: Fuel;
-  category: CategoryName;
+  category: DemoCategoryName;
   /** Price new, whole dollars. */
   newPrice: number;
 }
@@ -110,7 +103,7 @@ const LINES: Line[] = [
     model: 'Corolla',
     bodyType: 'Hatchback',
     fuel: 'hybrid',
-    category: 'Electric car',
+    category: 'Hybrid car',
     newPrice: 27_000,
   },
   {
@@ -118,7 +111,7 @@ const LINES: Line[] = [
     model: 'Accord',
     bodyType: 'Sedan',
     fuel: 'hybrid',
-    category: 'Electric car',
+    category: 'Hybrid car',
     newPrice: 34_000,
   },
   {
@@ -126,7 +119,7 @@ const LINES: Line[] = [
     model: 'Prius',
     bodyType: 'Hatchback',
     fuel: 'hybrid',
-    category: 'Electric car',
+    category: 'Hybrid car',
     newPrice: 29_000,
   },
   {
@@ -134,7 +127,7 @@ const LINES: Line[] = [
     model: 'Outlander',
     bodyType: 'SUV',
     fuel: 'plug-in hybrid',
-    category: 'Electric car',
+    category: 'Hybrid car',
     newPrice: 41_000,
   },
   {
@@ -432,7 +425,7 @@ function sequence(seed: number) {
 }
 
 export interface CatalogueCar extends SeedCar {
-  category: CategoryName;
+  category: DemoCategoryName;
 }
 
 export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
@@ -460,7 +453,8 @@ export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
       askingPrice,
       originalPrice: line.newPrice,
       color: colour.hex,
-      description: `${year} ${line.make} ${line.model}, ${colour.name.toLowerCase()}, ${mileageKm.toLocaleString('en-US')} km, ${transmission} gearbox, ${line.fuel}. ${condition === 'Excellent' ? 'Like new, full service history.' : condition === 'Good' ? 'Well kept, serviced every year.' : 'Priced for its age; runs and drives well.'}`,
+      // No mileage in words: the car's page shows it in the site's unit (decision 013).
+      description: `${year} ${line.make} ${line.model}, ${colour.name.toLowerCase()}, ${transmission} gearbox, ${line.fuel}. ${condition === 'Excellent' ? 'Like new, full service history.' : condition === 'Good' ? 'Well kept, serviced every year.' : 'Priced for its age; runs and drives well.'}`,
       category: line.category,
       make: line.make,
       model: line.model,

@@ -7,14 +7,20 @@ import { account, category, listing, upload, user, type ListingImage } from '../
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
 import type { PasswordHashing } from '../modules/auth/passwords.ts';
 import { searchPlaces } from '../modules/places/gazetteer.ts';
-import { SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
+import { DEMO_CATEGORIES, SEED_CATEGORIES, type SeedCar, type SeedCategory } from './cars.ts';
 import { wideDemoCatalogue } from './catalogue.ts';
 
+// The demo seller is verified: the home page promises verified sellers.
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@demo.local', name: 'Avery Admin', roles: ['admin'] },
-  { email: 'seller@demo.local', name: 'Riverside Motors', roles: ['Seller'] },
-  { email: 'buyer@demo.local', name: 'Jordan Buyer', roles: ['Buyer'] },
-] as const satisfies ReadonlyArray<{ email: string; name: string; roles: readonly Role[] }>;
+  { email: 'admin@demo.local', name: 'Avery Admin', roles: ['admin'], verified: false },
+  { email: 'seller@demo.local', name: 'Riverside Motors', roles: ['Seller'], verified: true },
+  { email: 'buyer@demo.local', name: 'Jordan Buyer', roles: ['Buyer'], verified: false },
+] as const satisfies ReadonlyArray<{
+  email: string;
+  name: string;
+  roles: readonly Role[];
+  verified: boolean;
+}>;
 
 const ICON_COLORS = { van: '#2563eb', sedan: '#7c3aed', hatch: '#059669' } as const;
 
@@ -26,8 +32,9 @@ async function store(storage: Storage, body: Buffer): Promise<string> {
 
 /**
  * Fills an empty database: the three categories with icons, and unless demo data is off, the demo
- * admin, seller and buyer accounts and six cars in each category owned by the demo seller. Does
- * nothing when categories exist, so restarts keep user data.
+ * admin, seller (verified) and buyer accounts and six cars in each category owned by the demo
+ * seller, a few of them advertised; the wider set adds its cars, and the demo categories that
+ * hold some of them. Does nothing when categories exist, so restarts keep user data.
  */
 export async function seedDatabase(
   db: Db,
@@ -46,27 +53,34 @@ export async function seedDatabase(
     .from(category);
   if (count > 0) return { seeded: false, listings: 0 };
 
+  // Every demo car with its category: six per category, then the wider set when asked for.
+  const extra = options.demo && options.demoCars === 'full' ? wideDemoCatalogue() : [];
+  const seededCategories = [
+    ...SEED_CATEGORIES,
+    ...DEMO_CATEGORIES.filter((seed) => extra.some((car) => car.category === seed.name)),
+  ];
   const categories = await Promise.all(
-    SEED_CATEGORIES.map(async (seed, position) => ({
+    seededCategories.map(async (seed, position) => ({
       seed,
       values: {
         name: seed.name,
         slug: seed.slug,
         position,
-        icon: await store(storage, await renderCategoryIcon(seed.shape, ICON_COLORS[seed.shape])),
+        icon: await store(
+          storage,
+          await renderCategoryIcon(seed.shape, seed.iconColor ?? ICON_COLORS[seed.shape]),
+        ),
       },
     })),
   );
 
-  // Every demo car with its category: six per category, then the wider set when asked for.
-  const extra = options.demoCars === 'full' ? wideDemoCatalogue() : [];
   const demoCars: { car: SeedCar; slug: string; shape: SeedCategory['shape'] }[] = options.demo
     ? [
         ...SEED_CATEGORIES.flatMap((seed) =>
           seed.cars.map((car) => ({ car, slug: seed.slug, shape: seed.shape })),
         ),
         ...extra.map((car) => {
-          const seed = SEED_CATEGORIES.find((c) => c.name === car.category)!;
+          const seed = seededCategories.find((c) => c.name === car.category)!;
           return { car, slug: seed.slug, shape: seed.shape };
         }),
       ]
@@ -159,6 +173,8 @@ export async function seedDatabase(
         images: photos[index] ?? [],
         // Spread creation times over the last weeks so "newest first" means something.
         createdAt: new Date(now - index * 9 * 3_600_000),
+        // Advertised when listed, so a car advertised later comes before it.
+        advertisedAt: car.advertised ? new Date(now - index * 9 * 3_600_000) : null,
       };
     });
     await tx.insert(listing).values(rows);

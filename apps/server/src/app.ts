@@ -68,6 +68,7 @@ import { messageMailJob } from './jobs/message-mail.ts';
 import { paymentSweepJob } from './jobs/payment-sweep.ts';
 import { uploadSweepJob } from './jobs/upload-sweep.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { seoRoutes } from './modules/seo/seo.routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -78,6 +79,8 @@ export interface AppOptions {
   /** How passwords are hashed: better-auth's scrypt unless a test passes a cheaper one. */
   passwords?: PasswordHashing;
   logger?: FastifyServerOptions['logger'];
+  /** Cars per car sitemap (50,000): tests prove the paging with fewer. */
+  carsPerSitemap?: number;
 }
 
 export interface App {
@@ -132,6 +135,7 @@ export async function buildApp({
   pgliteDump,
   passwords = scryptPasswords,
   logger,
+  carsPerSitemap,
 }: AppOptions): Promise<App> {
   // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
   // operations, up to 50 MB, would only hold memory (decision 014).
@@ -440,6 +444,13 @@ export async function buildApp({
       },
       { prefix: '/api' },
     );
+    await app.register(seoRoutes, {
+      db: database.db,
+      siteOrigin,
+      browseSignedOut: config.BROWSE_SIGNED_OUT,
+      webDistDir: config.webDistDir,
+      carsPerSitemap,
+    });
     await app.register(webPlugin, { distDir: config.webDistDir, siteOrigin });
     await app.ready();
   } catch (error) {

@@ -18,3 +18,4 @@ export * from './schemas/settings.ts';
 export * from './messages.ts';
 export * from './schemas/messages.ts';
 export * from './schemas/my-listings.ts';
+export * from './schemas/seo.ts';

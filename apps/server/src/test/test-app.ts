@@ -31,6 +31,8 @@ export interface TestAppOptions {
   realPasswords?: boolean;
   /** Migrate and seed an empty database itself, as a fresh install does. */
   freshInstall?: boolean;
+  /** Cars per car sitemap, fewer than the protocol's 50,000 to prove the paging. */
+  carsPerSitemap?: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     pgliteDump: prepared?.pgliteDump,
     ...(!options.realPasswords && { passwords: testPasswords }),
     logger: false,
+    carsPerSitemap: options.carsPerSitemap,
   });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const address = built.app.server.address();

@@ -1,9 +1,11 @@
 // `npm run bench:web`: builds the app, serves it with a fresh embedded database, and prints the
-// home page's up-front JS + CSS (gzipped) and Lighthouse mobile scores, beside the earlier
-// version's figures and our targets; then the same for pages behind sign-in (the search page and
-// a car page, as the demo buyer). Figures, not a test: nothing here fails on a number.
+// home page's up-front JS + CSS (gzipped) and Lighthouse mobile scores (performance,
+// accessibility, SEO), beside the earlier version's figures and our targets; then the same for
+// pages behind sign-in (the search page and a car page, as the demo buyer). Figures, not a test:
+// nothing here fails on a number.
 // Settings: BENCH_RUNS (3), BENCH_PORT (3299), BENCH_PAGES (/,/blog,/cars,@car), CHROMIUM_PATH,
-// BENCH_SAVE_REPORTS=<folder> (keeps each Lighthouse report as JSON), --no-build.
+// BENCH_SAVE_REPORTS=<folder> (keeps each Lighthouse report as JSON), BENCH_SIGNED_OUT=1 (opens
+// every page signed out, with BROWSE_SIGNED_OUT on), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +23,8 @@ const port = Number(process.env.BENCH_PORT ?? 3299);
 const origin = `http://127.0.0.1:${port}`;
 // `@car` stands for the page of the newest demo car. /cars and car pages are opened signed in.
 const pages = (process.env.BENCH_PAGES ?? '/,/blog,/cars,@car').split(',');
-const SIGNED_IN = [/^\/cars/, /^\/listing\//];
+const signedOut = process.env.BENCH_SIGNED_OUT === '1';
+const SIGNED_IN = signedOut ? [] : [/^\/cars/, /^\/listing\//];
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -51,6 +54,9 @@ const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The address Lighthouse opens: canonical links must be on the page's own host.
+    PUBLIC_URL: origin,
+    ...(signedOut && { BROWSE_SIGNED_OUT: 'true' }),
     // Lighthouse loads the search pages again and again as one person: the search budget is
     // not what is measured.
     SEARCH_LIMIT_PER_MINUTE: '100000',
@@ -137,7 +143,7 @@ async function lighthouseRuns(pathname, cookie) {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
+        onlyCategories: ['performance', 'accessibility', 'seo'],
         ...(cookie && { extraHeaders: { Cookie: cookie } }),
       });
       const { categories, audits, runtimeError } = result.lhr;
@@ -158,6 +164,7 @@ async function lighthouseRuns(pathname, cookie) {
       results.push({
         performance: categories.performance.score,
         accessibility: categories.accessibility.score,
+        seo: categories.seo.score,
         fcpMs: audits['first-contentful-paint'].numericValue,
         lcpMs: audits['largest-contentful-paint'].numericValue,
         cls: audits['cumulative-layout-shift'].numericValue,
@@ -168,6 +175,9 @@ async function lighthouseRuns(pathname, cookie) {
             (a) => a.score === 0 && categories.accessibility.auditRefs.some((r) => r.id === a.id),
           )
           .map((a) => a.id),
+        failedSeo: Object.values(audits)
+          .filter((a) => a.score === 0 && categories.seo.auditRefs.some((r) => r.id === a.id))
+          .map((a) => a.id),
       });
     } finally {
       await chrome.kill();
@@ -177,12 +187,14 @@ async function lighthouseRuns(pathname, cookie) {
   return {
     performance: pick('performance'),
     accessibility: pick('accessibility'),
+    seo: pick('seo'),
     fcpMs: pick('fcpMs'),
     lcpMs: pick('lcpMs'),
     cls: pick('cls'),
     tbtMs: pick('tbtMs'),
     siMs: pick('siMs'),
     failedA11y: [...new Set(results.flatMap((r) => r.failedA11y))],
+    failedSeo: [...new Set(results.flatMap((r) => r.failedSeo))],
   };
 }
 
@@ -212,6 +224,7 @@ try {
     );
     console.log(`  performance     ${lh.performance.toFixed(2)}`);
     console.log(`  accessibility   ${lh.accessibility.toFixed(2)}`);
+    console.log(`  SEO             ${lh.seo.toFixed(2)}`);
     console.log(`  FCP             ${(lh.fcpMs / 1000).toFixed(2)} s`);
     console.log(`  LCP             ${(lh.lcpMs / 1000).toFixed(2)} s`);
     console.log(`  CLS             ${lh.cls.toFixed(3)}`);
@@ -219,6 +232,7 @@ try {
     console.log(`  Speed Index     ${(lh.siMs / 1000).toFixed(2)} s`);
     if (lh.failedA11y.length)
       console.log(`  failing accessibility audits: ${lh.failedA11y.join(', ')}`);
+    if (lh.failedSeo.length) console.log(`  failing SEO audits: ${lh.failedSeo.join(', ')}`);
     if (pathname === '/') {
       const totalKb = total / 1024;
       console.log('\n## home page against the earlier version and the targets');

@@ -36,6 +36,7 @@ import { webPlugin } from './plugins/web.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
+import { categoryAdminRoutes } from './modules/categories/category-admin.routes.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { placeRoutes } from './modules/places/places.routes.ts';
 import { createSearchBudget } from './modules/search/search-budget.ts';
@@ -403,6 +404,7 @@ export async function buildApp({
           budget: searchBudget,
           search: searchListings,
         });
+        await api.register(categoryAdminRoutes, { db: database.db, storage, events });
         await api.register(listingRoutes, {
           db: database.db,
           ...(config.COUNT_VIEWS ? { viewed: viewCounter.viewed } : {}),

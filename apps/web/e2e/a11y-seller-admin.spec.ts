@@ -231,4 +231,39 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
       ).toBeVisible();
     });
   });
+
+  test('an admin: the categories, a name refused, editing one and deleting one with cars', async ({
+    page,
+  }) => {
+    // Nothing is changed: the states are of the seeded categories, and every dialog is cancelled.
+    await signInApi(page.request, 'admin@demo.local');
+    const rows = page.getByTestId('category-row');
+    const microbus = rows.filter({ hasText: 'Microbus' });
+    await state(page, 'Categories, the list and the Add form', async () => {
+      await page.goto('/dashboard/categories');
+      await expect(microbus).toContainText(/\d+ cars/);
+      await expect(page.getByRole('radio', { name: 'Van, red' })).toBeAttached();
+    });
+    const form = page.getByRole('region', { name: 'Add a category' });
+    await state(page, 'Add a category, a name taken already', async () => {
+      await form.getByLabel('Name').fill('microbus');
+      await form.getByRole('button', { name: 'Add category' }).click();
+      await expect(form.getByText('There is already a category named “Microbus”.')).toBeVisible();
+    });
+    const edit = page.getByRole('dialog', { name: 'Edit Microbus' });
+    await state(page, 'Edit a category, open', async () => {
+      await microbus.getByRole('button', { name: 'Edit Microbus' }).click();
+      await expect(edit.getByLabel('Name')).toHaveValue('Microbus');
+    });
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await expect(edit).toBeHidden();
+    const remove = page.getByRole('dialog', { name: 'Delete Microbus?' });
+    await state(page, 'Delete a category with cars, asking where they go', async () => {
+      await microbus.getByRole('button', { name: 'Delete Microbus' }).click();
+      await remove.getByRole('button', { name: 'Delete category' }).click();
+      await expect(remove.getByText('Choose the category that takes its cars')).toBeVisible();
+    });
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await expect(remove).toBeHidden();
+  });
 });

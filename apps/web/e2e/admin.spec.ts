@@ -226,4 +226,51 @@ test.describe('administration', () => {
       String(before.listingsByStatus.removed ?? 0),
     );
   });
+
+  test('the admin adds a category, which sellers can choose and the home page shows', async ({
+    page,
+  }) => {
+    const name = `Kit car ${Date.now().toString(36)}`;
+    await signInAsAdmin(page);
+    await page.goto('/dashboard');
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Categories' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Categories' })).toBeVisible();
+    const form = page.getByRole('region', { name: 'Add a category' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByRole('radio', { name: 'Van, red' }).check();
+    await form.getByRole('button', { name: 'Add category' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: `${name} added` })).toBeVisible();
+    // At once, at the end of the admin's list: the change refreshed it.
+    await expect(page.getByTestId('category-row').last()).toContainText(name);
+    // The same name in other letters is refused beside the field.
+    await form.getByLabel('Name').fill(name.toUpperCase());
+    await form.getByRole('button', { name: 'Add category' }).click();
+    await expect(form.getByText(`There is already a category named “${name}”.`)).toBeVisible();
+    await page.goto('/dashboard/audit');
+    await expect(
+      page.getByTestId('audit-row').filter({ hasText: 'Added a category' }).filter({
+        hasText: name,
+      }),
+    ).toHaveCount(1);
+
+    // A seller finds it in the add-car form, and lists a car in it.
+    await page.context().clearCookies();
+    await signUpSellerApi(page.request, `Kim Kitcar ${Date.now().toString(36)}`);
+    await page.goto('/dashboard/add-product');
+    const category = page.getByLabel('Category');
+    await expect(category.getByRole('option', { name })).toBeAttached();
+    await category.selectOption(name);
+    await addCarApi(page.request, `Caterham Seven ${Date.now().toString(36)}`, {
+      category: name,
+    });
+
+    // The home page shows its tile, with the car.
+    await page.goto('/');
+    await expect(
+      page.getByTestId('category-tile').filter({ has: page.getByRole('heading', { name }) }),
+    ).toContainText('1 car available');
+  });
 });

@@ -7,6 +7,7 @@ export type SignupRole = (typeof SIGNUP_ROLES)[number];
 export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
+/** The spec's three categories, seeded on every new database; admins may add others. */
 export const CATEGORY_NAMES = ['Microbus', 'Luxury car', 'Electric car'] as const;
 export type CategoryName = (typeof CATEGORY_NAMES)[number];
 

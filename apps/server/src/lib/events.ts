@@ -23,6 +23,11 @@ export interface DomainEventMap {
    * (the seller's withdrawn cars with them).
    */
   'cars.removed': { carIds: string[] };
+  /**
+   * An admin deleted a category; its cars went to `movedTo` (null when it had none), in the same
+   * transaction.
+   */
+  'category.deleted': { categoryId: string; movedTo: string | null };
   /** A buyer booked a car. */
   'booking.created': {
     bookingId: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { listing, messageBlock, user } from '../db/schema.ts';
+import { category, listing, messageBlock, user } from '../db/schema.ts';
 import { register, signInAs, TestClient } from './client.ts';
 import { demoListings, payFor, validBooking } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
@@ -113,6 +113,16 @@ export async function apiCallers(app: TestApp) {
     return row!.id;
   }
 
+  /** A new category with no cars, added straight into the database. */
+  async function freshCategory(): Promise<string> {
+    const name = `Matrix ${randomUUID()}`;
+    const [row] = await app.database.db
+      .insert(category)
+      .values({ name, slug: name.toLowerCase().replaceAll(' ', '-'), icon: '/media/x.webp' })
+      .returning({ id: category.id });
+    return row!.id;
+  }
+
   /** A new saved search of the buyer's. */
   async function freshSavedSearch(): Promise<string> {
     const response = await clients.buyer.post('/api/saved-searches', {
@@ -166,6 +176,12 @@ export async function apiCallers(app: TestApp) {
         return { path, body: validBooking(await freshCar()) };
       case 'GET /api/category/{id}':
         return { path: path.replace('{id}', categoryId) };
+      case 'POST /api/categories':
+        return { path, body: { name: `Matrix ${randomUUID().slice(0, 8)}` } };
+      case 'PATCH /api/categories/{id}':
+        return { path: path.replace('{id}', await freshCategory()), body: { position: 0 } };
+      case 'DELETE /api/categories/{id}':
+        return { path: path.replace('{id}', await freshCategory()) };
       case 'PATCH /api/listings/{id}':
       case 'PUT /api/listings/{id}':
         return { path: path.replace('{id}', car!), body: { location: 'Matrix City' } };

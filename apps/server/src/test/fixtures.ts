@@ -34,7 +34,8 @@ export interface TestCar {
 export interface NewCarOptions {
   /** Who lists it; the demo seller (Riverside Motors), signed in once per server, by default. */
   seller?: TestClient;
-  category?: CategoryName;
+  /** A seeded category's name, or one a test added. */
+  category?: CategoryName | (string & {});
   name?: string;
   repriceCents?: number;
 }

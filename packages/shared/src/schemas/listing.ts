@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textSchema } from '../text.ts';
-import { CATEGORY_NAMES, CONDITIONS, LISTING_STATUSES } from '../enums.ts';
+import { CONDITIONS, LISTING_STATUSES } from '../enums.ts';
 import {
   BODY_TYPES,
   COLOURS,
@@ -193,9 +193,12 @@ export const UpdateListingSchema = ListingFieldsSchema.partial()
   .superRefine(checkModel);
 export type UpdateListingInput = z.infer<typeof UpdateListingSchema>;
 
-/** `POST /api/product?name=<category>`. */
+/**
+ * `POST /api/product?name=<category>`: any category's name (admins add categories), so the
+ * server, not this schema, finds whether it is one.
+ */
 export const ProductQuerySchema = z.object({
-  name: z.enum(CATEGORY_NAMES, { message: 'Category is required' }),
+  name: z.string({ message: 'Category is required' }).trim().min(1, 'Category is required'),
 });
 
 /** A seller's own car in My Products. */

@@ -33,7 +33,8 @@ export const categoryRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=30');
+      // Not kept by browsers: a category an admin adds or renames shows on the next load.
+      reply.header('cache-control', 'no-cache');
       return (await listCategories(db)).map(presentCategorySummary);
     },
   );

@@ -2,6 +2,7 @@ import type { DomainEvents } from '../../lib/events.ts';
 import {
   forgetSavesOf,
   forgetSavesOfCars,
+  moveSavedSearchesOfCategory,
   noticeBackOnSale,
   noticePriceDrop,
   noticeSold,
@@ -21,4 +22,7 @@ export function subscribeSaved(events: DomainEvents): void {
   events.subscribe('car.relisted', 'saved', (tx, { carId }) => noticeBackOnSale(tx, carId));
   events.subscribe('cars.removed', 'saved', (tx, { carIds }) => forgetSavesOfCars(tx, carIds));
   events.subscribe('account.deleted', 'saved', (tx, { userId }) => forgetSavesOf(tx, userId));
+  events.subscribe('category.deleted', 'saved', (tx, { categoryId, movedTo }) =>
+    moveSavedSearchesOfCategory(tx, categoryId, movedTo),
+  );
 }

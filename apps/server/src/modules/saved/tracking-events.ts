@@ -111,3 +111,23 @@ export async function forgetSavesOf(tx: Db | Tx, userId: string): Promise<void> 
     ),
   );
 }
+
+/**
+ * A category was deleted and its cars moved to `movedTo`: searches kept within it now search
+ * there (its id in the kept query too), and with no category when it had nowhere to go.
+ */
+export async function moveSavedSearchesOfCategory(
+  tx: Db | Tx,
+  categoryId: string,
+  movedTo: string | null,
+): Promise<void> {
+  await tx
+    .update(savedSearch)
+    .set({
+      categoryId: movedTo,
+      query: movedTo
+        ? sql`replace(${savedSearch.query}, ${`category=${categoryId}`}, ${`category=${movedTo}`})`
+        : sql`regexp_replace(${savedSearch.query}, ${`&?category=${categoryId}`}, '')`,
+    })
+    .where(eq(savedSearch.categoryId, categoryId));
+}

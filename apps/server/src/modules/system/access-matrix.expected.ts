@@ -23,6 +23,12 @@ export const ACCESS: Record<string, string> = {
   'GET /api/category': '200 200 200 200 200 200 200 200',
   'POST /api/category': '401 200 200 200 403 403 403 401',
   'GET /api/category/{id}': '401 200 200 200 200 200 200 401',
+  // The categories an admin runs (issue 33); the icons to choose from are public images.
+  'GET /api/categories': '401 403 403 403 403 403 200 401',
+  'GET /api/categories/icons': '200 200 200 200 200 200 200 200',
+  'POST /api/categories': '401 403 403 403 403 403 201 401',
+  'PATCH /api/categories/{id}': '401 403 403 403 403 403 200 401',
+  'DELETE /api/categories/{id}': '401 403 403 403 403 403 200 401',
   'GET /api/listings/{id}': '401 200 200 200 200 200 200 401',
   'PATCH /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',

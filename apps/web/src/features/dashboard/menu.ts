@@ -88,6 +88,11 @@ const administration: MenuSection = {
       description: 'The people who book cars.',
     },
     {
+      to: '/dashboard/categories',
+      label: 'Categories',
+      description: 'Add, rename, reorder and delete the categories people browse by.',
+    },
+    {
       to: '/dashboard/audit',
       label: 'Audit Log',
       description: 'Who verified, deleted, sold or refunded what, and when.',

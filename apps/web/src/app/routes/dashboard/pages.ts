@@ -27,6 +27,7 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { path: 'allUser', file: 'all-users', roles: ['admin'] },
   { path: 'users/:id/cars', file: 'user-cars', roles: ['admin'] },
   { path: 'audit', file: 'audit', roles: ['admin'] },
+  { path: 'categories', file: 'categories', roles: ['admin'] },
   { path: 'settings', file: 'settings' },
   { path: 'reports', file: 'reports', roles: ['admin'] },
 ];

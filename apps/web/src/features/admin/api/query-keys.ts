@@ -5,4 +5,6 @@ export const adminKeys = {
   audit: ['admin', 'audit'] as const,
   userCars: ['admin', 'user-cars'] as const,
   carsOfUser: (id: string) => ['admin', 'user-cars', id] as const,
+  categories: ['admin', 'categories'] as const,
+  categoryIcons: ['admin', 'category-icons'] as const,
 };

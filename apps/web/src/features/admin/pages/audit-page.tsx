@@ -39,6 +39,26 @@ export function describeEntry(entry: AuditEntry): { what: string; whom: string }
         what: `Removed a car${text(details.reason) ? `: ${text(details.reason)}` : ''}`,
         whom: text(details.name) ?? 'a car',
       };
+    case 'category.add':
+      return { what: 'Added a category', whom: text(details.name) ?? 'a category' };
+    case 'category.update': {
+      const changes = [
+        text(details.renamedFrom) && `renamed from ${text(details.renamedFrom)}`,
+        text(details.icon) && 'new icon',
+        typeof details.position === 'number' && `moved to position ${details.position + 1}`,
+      ].filter(Boolean);
+      return {
+        what: `Changed a category${changes.length ? ` (${changes.join(', ')})` : ''}`,
+        whom: text(details.name) ?? 'a category',
+      };
+    }
+    case 'category.delete': {
+      const moved = count(details.carsMoved);
+      return {
+        what: `Deleted a category${moved > 0 && text(details.movedTo) ? ` (${plural(moved, 'car')} moved to ${text(details.movedTo)})` : ''}`,
+        whom: text(details.name) ?? 'a category',
+      };
+    }
     case 'sale': {
       const amount =
         typeof details.amountCents === 'number' && text(details.currency)
@@ -81,7 +101,8 @@ export function AuditPage() {
         Audit log
       </h1>
       <p className="mt-3 max-w-2xl leading-7 text-muted">
-        The latest 100 verifications, deletions, sales and refunds, newest first.
+        The latest 100 verifications, deletions, changes to categories, sales and refunds, newest
+        first.
       </p>
       <div className="mt-6">
         <PageState

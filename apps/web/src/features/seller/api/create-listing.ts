@@ -1,11 +1,12 @@
-import type { CategoryName, CreateListingInput } from '@carmarket/shared';
+import type { CreateListingInput } from '@carmarket/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
 import { sellerKeys } from './query-keys';
 
 export interface CreateListingRequest {
-  category: CategoryName;
+  /** The category's name. */
+  category: string;
   listing: CreateListingInput;
 }
 

@@ -7,7 +7,6 @@ import {
   ProductQuerySchema,
   TRANSMISSION_LABELS,
   TRANSMISSIONS,
-  type CategoryName,
   type CreateListingInput,
   type ListingDetail,
   type UpdateListingInput,
@@ -55,7 +54,7 @@ function checkModel(
 }
 
 /** What the form checks and sends: prices in cents, as the API takes them. */
-export type ListingFormOutput = CreateListingInput & { category: CategoryName };
+export type ListingFormOutput = CreateListingInput & { category: string };
 
 /**
  * What the form holds: prices in dollars and mileage in `mileageUnit`, as people type them (the
@@ -69,7 +68,8 @@ export interface ListingFormValues {
   year: number;
   mileageKm: number | null;
   condition: CreateListingInput['condition'] | '';
-  category: CategoryName | '';
+  /** A category's name, as `POST /api/product?name=` takes it; '' until one is chosen. */
+  category: string;
   make: string;
   model: string;
   bodyType: NonNullable<CreateListingInput['bodyType']> | null;
@@ -132,7 +132,7 @@ export function formValuesOf(car: ListingDetail): ListingFormValues {
     year: car.year,
     mileageKm: car.mileageKm === null ? null : fromKm(car.mileageKm, mileageUnit),
     condition: car.condition,
-    category: car.categoryName as CategoryName,
+    category: car.categoryName,
     make: car.make,
     model: car.model,
     bodyType: car.bodyType,

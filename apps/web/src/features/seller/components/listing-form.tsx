@@ -1,6 +1,5 @@
 import {
   BODY_TYPES,
-  CATEGORY_NAMES,
   COLOURS,
   CONDITIONS,
   MAKE_NAMES,
@@ -16,6 +15,7 @@ import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
+import { useCategories } from '../../categories';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import { ListingFormActions, LocationControl, PhotosControl } from './listing-form-parts';
 import {
@@ -108,6 +108,12 @@ export function ListingForm({
     }
   }
 
+  // The categories admins keep (GET /api/category), in their order.
+  const categories = useCategories();
+  const categoriesHint = categories.isError
+    ? 'We could not load the categories. Reload the page to try again.'
+    : undefined;
+
   const maxYear = maxModelYear();
   const make = watch('make');
   const categoryName = getValues('category');
@@ -160,10 +166,11 @@ export function ListingForm({
       ) : (
         <SelectField
           label="Category"
+          hint={categoriesHint}
           error={errors.category?.message}
           field={() => register('category')}
-          choose="Choose a category"
-          options={CATEGORY_NAMES}
+          choose={categories.isPending ? 'Loading categories…' : 'Choose a category'}
+          options={categories.data?.map((category) => category.name) ?? []}
         />
       )}
 

@@ -2,8 +2,63 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects (decision 023): `api` starts the real server on a database, and `npm test` runs
- * it on PGlite and again on PostgreSQL; `unit` needs no database and runs once.
+ * Server tests that need no database at all: config parsing, the demo data, and `npm start`
+ * (always PGlite).
+ */
+const noDatabase = [
+  'apps/server/src/config.test.ts',
+  'apps/server/src/jobs/job.test.ts',
+  'apps/server/src/lib/cursor.test.ts',
+  'apps/server/src/module-graph.test.ts',
+  'apps/server/src/modules/system/start.test.ts',
+  'apps/server/src/seed/demo-data.test.ts',
+];
+
+/**
+ * Server tests whose subject is not the database (decision 031): sign-in flows and their limits,
+ * input checks and the fuzz, who may call what, live streams, mail, uploads, the CLI. They start
+ * the server on a database like the others, but nothing they check differs between PGlite and
+ * PostgreSQL, so they run once: on PostgreSQL when `TEST_DATABASE_URL` is set, else on PGlite.
+ */
+const once = [
+  'apps/server/src/adapters/s3-storage.test.ts',
+  'apps/server/src/cli/create-admin.test.ts',
+  'apps/server/src/modules/auth/deleted-accounts.test.ts',
+  'apps/server/src/modules/auth/email-links.test.ts',
+  'apps/server/src/modules/auth/google-sign-in.test.ts',
+  'apps/server/src/modules/auth/password-hashing.test.ts',
+  'apps/server/src/modules/auth/settings-devices.test.ts',
+  'apps/server/src/modules/auth/settings.test.ts',
+  'apps/server/src/modules/auth/sign-in-limits.test.ts',
+  'apps/server/src/modules/auth/sign-up-limits.test.ts',
+  'apps/server/src/modules/auth/verified-email.test.ts',
+  'apps/server/src/modules/messages/live.test.ts',
+  'apps/server/src/modules/messages/message-limits.test.ts',
+  'apps/server/src/modules/messages/message-mail.test.ts',
+  'apps/server/src/modules/payments/hold-limits.test.ts',
+  'apps/server/src/modules/payments/stripe.test.ts',
+  'apps/server/src/modules/saved/alert-mail-limits.test.ts',
+  'apps/server/src/modules/system/access-matrix.test.ts',
+  'apps/server/src/modules/system/bad-input.test.ts',
+  'apps/server/src/modules/system/fuzz.test.ts',
+  'apps/server/src/modules/system/input.test.ts',
+  'apps/server/src/modules/system/shutdown.test.ts',
+  'apps/server/src/modules/system/system.test.ts',
+  'apps/server/src/modules/uploads/uploads.test.ts',
+  'apps/server/src/plugins/csrf.test.ts',
+];
+
+/** What a project that starts the real server needs (decision 023: a database prepared once). */
+const serverTests = {
+  setupFiles: ['apps/server/src/test/setup.ts'],
+  globalSetup: ['apps/server/src/test/global-setup.ts'],
+  pool: 'forks',
+} as const;
+
+/**
+ * Three projects: `api` starts the real server on a database, and `npm test` runs it on PGlite
+ * and again on PostgreSQL (the database is what it tests); `api-once` starts it too and runs
+ * once; `unit` needs no database and runs once (decisions 023, 031).
  */
 export default defineConfig({
   test: {
@@ -19,19 +74,13 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/server/src/**/*.test.ts'],
-          // No database: config is parsed, and `npm start` always runs on the embedded one.
-          exclude: [
-            'apps/server/src/config.test.ts',
-            'apps/server/src/jobs/job.test.ts',
-            'apps/server/src/lib/cursor.test.ts',
-            'apps/server/src/module-graph.test.ts',
-            'apps/server/src/modules/system/start.test.ts',
-            'apps/server/src/seed/demo-data.test.ts',
-          ],
-          setupFiles: ['apps/server/src/test/setup.ts'],
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
-          pool: 'forks',
+          exclude: [...noDatabase, ...once],
+          ...serverTests,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'api-once', include: once, ...serverTests },
       },
       {
         extends: true,
@@ -40,12 +89,7 @@ export default defineConfig({
           include: [
             'packages/shared/src/**/*.test.ts',
             'apps/web/src/**/*.test.ts',
-            'apps/server/src/config.test.ts',
-            'apps/server/src/jobs/job.test.ts',
-            'apps/server/src/lib/cursor.test.ts',
-            'apps/server/src/module-graph.test.ts',
-            'apps/server/src/modules/system/start.test.ts',
-            'apps/server/src/seed/demo-data.test.ts',
+            ...noDatabase,
             'scripts/config-doc.test.mjs',
           ],
           environment: 'node',

@@ -10,7 +10,7 @@ const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const runs = process.argv[2] ?? process.env.FUZZ_RUNS ?? '10000';
 const result = spawnSync(
   'npx',
-  ['vitest', 'run', '--project', 'api', 'apps/server/src/modules/system/fuzz.test.ts'],
+  ['vitest', 'run', '--project', 'api-once', 'apps/server/src/modules/system/fuzz.test.ts'],
   { cwd: root, stdio: 'inherit', env: { ...process.env, FUZZ_RUNS: runs } },
 );
 process.exit(result.status ?? 1);

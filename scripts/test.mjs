@@ -1,7 +1,7 @@
-// `npm test`: typecheck, lint, build, the API tests on PGlite and again on PostgreSQL (when
-// TEST_DATABASE_URL is set), the unit tests once, the browser tests once and their smoke on the
-// other database (decision 023). Prints each step's wall time, a table of steps at the end, and
-// one closing "tests: N passed, N failed" line.
+// `npm test`: typecheck, lint, build, the API tests whose subject is the database on PGlite and
+// again on PostgreSQL (when TEST_DATABASE_URL is set), every other test once, the browser tests
+// once and their smoke on the other database (decisions 023, 031). Prints each step's wall time,
+// a table of steps at the end, and one closing "tests: N passed, N failed" line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -180,11 +180,23 @@ if (ok) {
       { env, count: () => addToTotals(countVitest(report, name)) },
     );
   };
-  // The PGlite round runs every project; the unit tests need no database, so PostgreSQL's
-  // round runs only the API tests (vitest.config.ts).
-  vitest('API and unit tests on embedded PGlite', 'PGlite', [], { TEST_DATABASE_URL: '' });
+  // `api` runs on both databases; `api-once` (the database is not what it tests) on PostgreSQL
+  // when there is one; `unit` needs no database and runs in the PGlite round (vitest.config.ts,
+  // decision 031).
+  const pgliteProjects = TEST_DATABASE_URL ? ['api', 'unit'] : ['api', 'api-once', 'unit'];
+  vitest(
+    'API and unit tests on embedded PGlite',
+    'PGlite',
+    pgliteProjects.flatMap((project) => ['--project', project]),
+    { TEST_DATABASE_URL: '' },
+  );
   if (TEST_DATABASE_URL) {
-    vitest('API tests on PostgreSQL', 'PostgreSQL', ['--project', 'api'], { TEST_DATABASE_URL });
+    vitest(
+      'API tests on PostgreSQL (and those run once)',
+      'PostgreSQL',
+      ['--project', 'api', '--project', 'api-once'],
+      { TEST_DATABASE_URL },
+    );
   } else {
     console.log('\n(TEST_DATABASE_URL is not set: PostgreSQL runs skipped; CI sets it.)');
   }

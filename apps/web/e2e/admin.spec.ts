@@ -240,7 +240,9 @@ test.describe('administration', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Categories' })).toBeVisible();
     const form = page.getByRole('region', { name: 'Add a category' });
     await form.getByLabel('Name').fill(name);
-    await form.getByRole('radio', { name: 'Van, red' }).check();
+    // The radio is drawn as its picture and words: a person presses those.
+    await form.getByText('Van, red', { exact: true }).click();
+    await expect(form.getByRole('radio', { name: 'Van, red' })).toBeChecked();
     await form.getByRole('button', { name: 'Add category' }).click();
     await expect(page.getByRole('alert').filter({ hasText: `${name} added` })).toBeVisible();
     // At once, at the end of the admin's list: the change refreshed it.

@@ -32,11 +32,12 @@ describe('dashboard menu', () => {
     ]);
   });
 
-  it('gives admins the user lists, the reports and the seller and buyer pages too, but no saved cars or messages', () => {
+  it('gives admins the user lists, the categories, the reports and the seller and buyer pages too, but no saved cars or messages', () => {
     expect(labels(['admin'])).toEqual([
       'All Users',
       'All Sellers',
       'All Buyers',
+      'Categories',
       'Audit Log',
       'Reports',
       'Add a car',

@@ -163,7 +163,7 @@ export async function pagesSitemap(
   }
   return (
     `${XML_HEAD}<urlset xmlns="${NAMESPACE}">\n` +
-    paths.map((p) => urlEntry(`${options.origin}${p === '/' ? '/' : p}`)).join('') +
+    paths.map((p) => urlEntry(`${options.origin}${p}`)).join('') +
     '</urlset>\n'
   );
 }

@@ -13,6 +13,15 @@ export function isInputError(error: unknown): boolean {
 }
 
 /**
+ * Whether a row the request points at went while it ran (23503, a foreign key violation): a
+ * category deleted as a car is listed in it, say. Checked before the write, so only a race
+ * meets it; the request can be made again against what is there now.
+ */
+export function isGoneReference(error: unknown): boolean {
+  return findPgError(error)?.code === '23503';
+}
+
+/**
  * Whether the database connection was lost under a request (the server restarted, an operator
  * ended the session, the network dropped): the request can be tried again, so it is a 503.
  */

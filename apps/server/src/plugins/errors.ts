@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ErrorCode } from '@carmarket/shared';
-import { isConnectionLost, isInputError } from '../lib/db-errors.ts';
+import { isConnectionLost, isGoneReference, isInputError } from '../lib/db-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 /** Fastify's own errors that the client caused, and how we name them. */
@@ -82,6 +82,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(400)
         .send(
           body('validation-failed', 'A value you sent cannot be stored. Check it and try again.'),
+        );
+    }
+    if (isGoneReference(error)) {
+      request.log.warn({ err: error }, 'a row the request refers to went while it ran');
+      return reply
+        .status(409)
+        .send(
+          body(
+            'conflict',
+            'Something this refers to was removed a moment ago. Reload the page and try again.',
+          ),
         );
     }
     request.log.error({ err: error, requestId: request.id }, 'request failed');

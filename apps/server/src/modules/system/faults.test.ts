@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listing, payment, user } from '../../db/schema.ts';
-import { register } from '../../test/client.ts';
+import { category, listing, payment, user } from '../../db/schema.ts';
+import { register, signInAs } from '../../test/client.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -86,5 +86,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
       .from(payment)
       .where(eq(payment.bookingId, booked.insertedId));
     expect(marked?.heldAt).not.toBeNull();
+  });
+  it('answers 409, not 500, when a car is listed in a category deleted under it', async () => {
+    const staff = await signInAs(app, 'admin@demo.local');
+    const name = `Vanishing ${process.pid}`;
+    const created = await staff.post('/api/categories', { name });
+    expect(created.status).toBe(201);
+    const { _id: id } = (await created.json()) as { _id: string };
+
+    // The admin's delete, from outside and not yet committed: the car's insert checks its
+    // category after the request found it, and waits on that row.
+    await admin.query('begin');
+    await admin.query('delete from category where id = $1', [id]);
+    const listed = newCar(app, { category: name }).then(
+      () => 'listed',
+      (error: Error) => error.message,
+    );
+    await expect
+      .poll(
+        async () =>
+          (
+            await admin.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()
+                 and wait_event_type = 'Lock'`,
+            )
+          ).rows[0]!.n,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    await admin.query('commit');
+
+    expect(await listed).toMatch(/^listing failed: 409 .*"conflict"/);
+    expect(await app.database.db.select().from(listing).where(eq(listing.categoryId, id))).toEqual(
+      [],
+    );
+    expect(await app.database.db.select().from(category).where(eq(category.id, id))).toEqual([]);
   });
 });

@@ -37,6 +37,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { categoryAdminRoutes } from './modules/categories/category-admin.routes.ts';
+import { browsingPlugin } from './modules/listings/browsing.ts';
 import { listingRoutes } from './modules/listings/listings.routes.ts';
 import { placeRoutes } from './modules/places/places.routes.ts';
 import { createSearchBudget } from './modules/search/search-budget.ts';
@@ -214,6 +215,7 @@ export async function buildApp({
     concurrent: config.SEARCH_CONCURRENCY_PER_PERSON,
     perProcess: config.SEARCH_CONCURRENCY_PER_PROCESS,
     perMinute: config.SEARCH_LIMIT_PER_MINUTE,
+    anonymousPerMinute: config.ANONYMOUS_SEARCH_LIMIT_PER_MINUTE,
     timeoutMs: config.SEARCH_TIMEOUT_MS,
   });
   const secret = await resolveAuthSecret(config);
@@ -377,6 +379,7 @@ export async function buildApp({
     await app.register(csrfPlugin, { trustedOrigins });
     await app.register(docsPlugin, { secure: config.secure });
     await app.register(authPlugin, { auth, tokens, db: database.db });
+    await app.register(browsingPlugin, { browseSignedOut: config.BROWSE_SIGNED_OUT });
     await app.register(mediaPlugin, { storage });
     await app.register(
       async (api) => {
@@ -453,7 +456,11 @@ export async function buildApp({
       webDistDir: config.webDistDir,
       carsPerSitemap,
     });
-    await app.register(webPlugin, { distDir: config.webDistDir, siteOrigin });
+    await app.register(webPlugin, {
+      distDir: config.webDistDir,
+      siteOrigin,
+      browseSignedOut: config.BROWSE_SIGNED_OUT,
+    });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => {});

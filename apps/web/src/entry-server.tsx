@@ -6,6 +6,7 @@
  * which the browser then starts from (main.tsx), so the first cards and their photos are in the
  * HTML rather than waiting for the page's code (decision 017).
  */
+import type { SignInOptions } from '@carmarket/shared';
 import type { QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -13,6 +14,7 @@ import { matchPath, StaticRouter } from 'react-router';
 
 import { AppProvider } from './app/provider';
 import { AppRoutes, preloadRoute, routeFor } from './app/router';
+import { signInOptionsPath, signInOptionsQueryKey } from './features/auth/api/get-sign-in-options';
 import { isSession, sessionPath, sessionQueryKey } from './features/auth/use-session';
 import { posts } from './features/blog/posts';
 import { categoryPath } from './features/listings/api/get-category';
@@ -56,8 +58,9 @@ function searchData(params: URLSearchParams): PageData {
 }
 
 /**
- * Pages rendered per request for a signed-in person, and the data each renders with: the same
- * calls and cache keys its components use, so the browser's first render matches the HTML.
+ * Pages rendered per request for a signed-in person (or anyone, where browsing is open), and the
+ * data each renders with: the same calls and cache keys its components use, so the browser's
+ * first render matches the HTML.
  */
 const personalPages: Record<
   string,
@@ -90,8 +93,9 @@ export interface PersonalPage extends ResolvedPageMeta {
 
 /**
  * Renders a personal page for whoever `ask` asks as; undefined for a path that is not one, or for
- * someone signed out (the server then sends the app shell, which sends them to sign in). An
- * answer that fails is left out: the page renders it loading, and the browser asks again.
+ * someone signed out where browsing needs an account (the server then sends the app shell, which
+ * sends them to sign in). An answer that fails is left out: the page renders it loading, and the
+ * browser asks again.
  */
 export async function renderPersonalPage(
   url: string,
@@ -102,18 +106,27 @@ export async function renderPersonalPage(
   const dataOf = pattern && personalPages[pattern];
   if (!pattern || !dataOf) return undefined;
   const session = await ask(`/api${sessionPath}`);
-  if (!isSession(session)) return undefined;
+  let data: [QueryKey, unknown][];
+  if (isSession(session)) {
+    // Only what the app reads of the session (use-session.ts): its token stays out of the HTML.
+    const { user, session: ours } = session;
+    data = [[sessionQueryKey, { user, session: { id: ours.id, expiresAt: ours.expiresAt } }]];
+  } else {
+    // Signed out: rendered only where the site lets people browse without an account, which the
+    // sign-in options say (decision 028); the page reads them too (RequireBrowsing).
+    const options = (await ask(`/api${signInOptionsPath}`)) as SignInOptions | undefined;
+    if (!options?.browseSignedOut) return undefined;
+    data = [
+      [sessionQueryKey, null],
+      [signInOptionsQueryKey, options],
+    ];
+  }
 
   const needed = dataOf(matchPath(pattern, pathname)?.params ?? {}, searchParams);
   const [answers] = await Promise.all([
     Promise.all(needed.map(({ path }) => ask(`/api${path}`))),
     preloadRoute(pathname),
   ]);
-  // Only what the app reads of the session (use-session.ts): its token stays out of the HTML.
-  const { user, session: ours } = session;
-  const data: [QueryKey, unknown][] = [
-    [sessionQueryKey, { user, session: { id: ours.id, expiresAt: ours.expiresAt } }],
-  ];
   needed.forEach(({ key, firstPage }, index) => {
     const answer = answers[index];
     if (answer === undefined) return;

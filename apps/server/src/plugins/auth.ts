@@ -35,6 +35,12 @@ declare module 'fastify' {
     /** Route hook (preValidation, so anonymous callers learn nothing of the input rules): resolves the caller from the session cookie or bearer token, or answers 401. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /**
+     * Route hook for routes open to visitors without an account: resolves the caller as
+     * `authenticate` does when they bring a session (a bearer token that fails is still a 401),
+     * else leaves `request.user` null. A policy decides what the caller may then do.
+     */
+    identify(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
      * The person signed in by the session cookie alone, as better-auth sees them (its endpoints
      * read no bearer token), or null. Cookies better-auth sets while it reads the session (its
      * daily extension, or clearing an expired one) go on `reply`, before anything the handler
@@ -198,7 +204,7 @@ export const authPlugin = fp(
 
     app.decorate('cookieSession', fromCookie);
 
-    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    async function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       if (request.user) return;
       const header = request.headers.authorization;
       if (header) {
@@ -208,6 +214,11 @@ export const authPlugin = fp(
         return;
       }
       request.user = await fromCookie(request, reply);
+    }
+
+    app.decorate('identify', identify);
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      await identify(request, reply);
       if (!request.user) throw new AppError(401, 'unauthenticated');
     });
   },

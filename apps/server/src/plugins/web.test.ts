@@ -366,3 +366,49 @@ describe('serving the web app', () => {
     }
   });
 });
+
+describe('the pages rendered for visitors where browsing is open (BROWSE_SIGNED_OUT)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    const probe = await startTestApp();
+    await writeDist(path.join(probe.dataDir, 'web-dist'));
+    await fs.symlink(RENDERER_DIR, path.join(probe.dataDir, 'dist-ssr'));
+    await probe.close();
+    app = await startTestApp({
+      reuse: { dataDir: probe.dataDir, databaseUrl: probe.databaseUrl },
+      env: { BROWSE_SIGNED_OUT: 'true' },
+    });
+  });
+  afterAll(() => app.close());
+
+  it('renders a car page for a visitor without a cookie, with no session in its data', async () => {
+    const [car] = await demoListings(app);
+    const page = await app.request(`/listing/${car!.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    expect(page.headers.get('vary')).toMatch(/cookie/i);
+    const html = await page.text();
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
+    expect(root).toContain('<h1 id="listing-title"');
+    expect(root).toContain(`>${car!.name}</h1>`);
+    // Book now and Ask the seller, asking the visitor to sign in first.
+    expect(root).toContain('>Book now</button>');
+    expect(root).toContain('>Ask the seller</button>');
+    const data = new Map(pageData(html).map(([key, value]) => [JSON.stringify(key), value]));
+    expect(data.get(JSON.stringify(['auth', 'session']))).toBeNull();
+    expect(data.get(JSON.stringify(['auth', 'sign-in-options']))).toMatchObject({
+      browseSignedOut: true,
+    });
+    expect(data.get(JSON.stringify(['listing', car!.id]))).toMatchObject({ _id: car!.id });
+  });
+
+  it('renders the search for a visitor too', async () => {
+    const html = await (await app.request('/cars?sort=price_asc')).text();
+    expect(html).toContain('data-testid="listing-card"');
+    expect(pageData(html).map(([key]) => key)).toContainEqual([
+      'listing',
+      'search',
+      'sort=price_asc',
+    ]);
+  });
+});

@@ -20,6 +20,8 @@ interface WebOptions {
   distDir: string;
   /** The site's origin (PUBLIC_URL), for canonical links and the links pages share. */
   siteOrigin: () => string;
+  /** BROWSE_SIGNED_OUT: the search, category and car pages are rendered for visitors too. */
+  browseSignedOut: boolean;
 }
 
 /**
@@ -27,7 +29,8 @@ interface WebOptions {
  * pages where the build made them, and the app shell for the client's other routes (404 for
  * paths the app does not know, so monitors and crawlers see the truth).
  */
-export const webPlugin = fp(async (app: FastifyInstance, { distDir, siteOrigin }: WebOptions) => {
+export const webPlugin = fp(async (app: FastifyInstance, options: WebOptions) => {
+  const { distDir, siteOrigin, browseSignedOut } = options;
   const shellFile = path.join(distDir, 'spa.html');
   if (!fs.existsSync(shellFile)) {
     app.log.warn({ distDir }, 'web app is not built; run `npm run build` (API only for now)');
@@ -61,7 +64,7 @@ export const webPlugin = fp(async (app: FastifyInstance, { distDir, siteOrigin }
   });
 
   const site = (): Site => ({ origin: siteOrigin(), name: SITE_NAME });
-  const personalPages = loadPersonalPages(app, distDir, site);
+  const personalPages = loadPersonalPages(app, distDir, site, browseSignedOut);
   // A prerendered page with its canonical link, made once per origin (known once listening).
   const withCanonical = new Map<string, { origin: string; html: string }>();
   const publicPage = (route: string, page: Buffer) => {
@@ -151,10 +154,16 @@ interface RenderedPage {
  * their first data in the HTML (decision 017): a template per page from the build, filled with
  * what the web app's server build renders. Its data comes from our own API, asked in-process with
  * the person's cookie, so the page shows exactly what the API would answer them and nothing
- * more. Undefined where the page is not one of them, the person is not signed in, or rendering
- * fails: the caller then sends the app shell, which does the same in the browser.
+ * more. Undefined where the page is not one of them, the person is not signed in (and browsing
+ * signed out is closed), or rendering fails: the caller then sends the app shell, which does the
+ * same in the browser.
  */
-function loadPersonalPages(app: FastifyInstance, distDir: string, site: () => Site) {
+function loadPersonalPages(
+  app: FastifyInstance,
+  distDir: string,
+  site: () => Site,
+  browseSignedOut: boolean,
+) {
   const rendererFile = path.join(distDir, '..', 'dist-ssr', 'entry-server.js');
   let templates: Map<string, string>;
   try {
@@ -184,7 +193,9 @@ function loadPersonalPages(app: FastifyInstance, distDir: string, site: () => Si
     pathname: string,
   ): Promise<string | undefined> => {
     const { cookie } = request.headers;
-    if (!cookie) return undefined;
+    // Without a cookie, rendered only where visitors may browse (decision 028); the renderer asks
+    // the API as them, and renders nothing unless the sign-in options say browsing is open.
+    if (!cookie && !browseSignedOut) return undefined;
     try {
       // By its real path: the page chunks import it by theirs, and a loader that kept a linked
       // path (Vitest does) would hold two copies, whose page-title context the pages never see.
@@ -200,7 +211,11 @@ function loadPersonalPages(app: FastifyInstance, distDir: string, site: () => Si
       // What the page rendered with, by path: its title, links and structured data come from it.
       const answers = new Map<string, unknown>();
       const page = await renderPersonalPage(request.url, async (apiPath) => {
-        const answer = await app.inject({ method: 'GET', url: apiPath, headers: { cookie } });
+        const answer = await app.inject({
+          method: 'GET',
+          url: apiPath,
+          headers: cookie ? { cookie } : {},
+        });
         // The session's daily renewal (or its clearing) reaches the browser with the page.
         const cookies = answer.headers['set-cookie'];
         if (cookies) reply.header('set-cookie', cookies);

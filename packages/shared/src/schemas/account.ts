@@ -86,14 +86,16 @@ export const IsSellerSchema = z.object({ isSeller: z.boolean() });
 
 /**
  * `GET /api/sign-in-options`: the ways of signing in this server offers besides a password,
- * whether booking and listing wait for a confirmed email address (REQUIRE_VERIFIED_EMAIL), and
- * how many days a deleted account keeps its address (what deleting an account says).
+ * whether booking and listing wait for a confirmed email address (REQUIRE_VERIFIED_EMAIL), how
+ * many days a deleted account keeps its address (what deleting an account says), and whether
+ * the search, category and car pages are open to visitors without an account (BROWSE_SIGNED_OUT).
  */
 export const SignInOptionsSchema = z.object({
   google: z.boolean(),
   emailLink: z.boolean(),
   requireVerifiedEmail: z.boolean(),
   deletedAccountHoldDays: z.number().int(),
+  browseSignedOut: z.boolean(),
 });
 export type SignInOptions = z.infer<typeof SignInOptionsSchema>;
 

@@ -94,7 +94,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
       schema: {
         tags: ['auth'],
         summary:
-          'Which ways of signing in this server offers besides a password, whether booking and listing need a confirmed address, and how long a deleted account keeps its address',
+          'Which ways of signing in this server offers besides a password, whether booking and listing need a confirmed address, how long a deleted account keeps its address, and whether cars can be browsed without an account',
         response: { 200: SignInOptionsSchema },
       },
     },
@@ -103,6 +103,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
       emailLink: true,
       requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL,
       deletedAccountHoldDays: holdDays,
+      browseSignedOut: config.BROWSE_SIGNED_OUT,
     }),
   );
 

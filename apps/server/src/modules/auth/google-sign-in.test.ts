@@ -49,6 +49,7 @@ describe('Google sign-in', () => {
         emailLink: true,
         requireVerifiedEmail: false,
         deletedAccountHoldDays: 30,
+        browseSignedOut: false,
       });
       const response = await new TestClient(app).post('/api/auth/sign-in/social', {
         provider: 'google',
@@ -86,6 +87,7 @@ describe('Google sign-in', () => {
         emailLink: true,
         requireVerifiedEmail: false,
         deletedAccountHoldDays: 30,
+        browseSignedOut: false,
       });
 
       const client = new TestClient(app);

@@ -42,11 +42,11 @@ export const categoryRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/category/:id',
     {
-      preValidation: app.authenticate,
+      preValidation: app.mayBrowse,
       schema: {
         tags: ['categories'],
         summary:
-          'A category and a page of its cars on sale, newest first (signed in; limit, cursor and budget as for search)',
+          'A category and a page of its cars on sale, newest first (signed in, or anyone where BROWSE_SIGNED_OUT opens browsing; limit, cursor and budget as for search)',
         params: IdParamsSchema,
         querystring: PageQuerySchema,
         response: {

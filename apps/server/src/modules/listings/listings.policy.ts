@@ -1,5 +1,5 @@
-import { holdsRole, type ListingStatus } from '@carmarket/shared';
-import { allow, conflicting, deny, hide, type Decision } from '../../lib/policy.ts';
+import { holdsRole, messageForCode, type ListingStatus } from '@carmarket/shared';
+import { allow, conflicting, deny, hide, signInFirst, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { userPolicy } from '../users/users.policy.ts';
 
@@ -17,11 +17,23 @@ export const listingPolicy = {
     if (!selling.ok) return selling;
     return userPolicy.hasConfirmedEmail(actor, site);
   },
-  /** Withdrawn and removed cars: their seller and admins only; to others they do not exist. */
-  canView: (actor: SessionUser, car: { sellerId: string; status: ListingStatus }): Decision =>
+  /**
+   * Seeing cars on sale (search, a category's page, a car's page): anyone signed in; a visitor
+   * without an account only where the site lets people browse signed out (BROWSE_SIGNED_OUT,
+   * decision 028). Closed, the answer is the 401 every call behind sign-in gives.
+   */
+  canBrowse: (actor: SessionUser | null, site: { browseSignedOut: boolean }): Decision =>
+    actor || site.browseSignedOut ? allow : signInFirst(messageForCode('unauthenticated')),
+  /**
+   * Withdrawn and removed cars: their seller and admins only; to others (a visitor signed out
+   * too) they do not exist.
+   */
+  canView: (
+    actor: SessionUser | null,
+    car: { sellerId: string; status: ListingStatus },
+  ): Decision =>
     (car.status !== 'withdrawn' && car.status !== 'removed') ||
-    car.sellerId === actor.id ||
-    holdsRole(actor.roles, 'admin')
+    (actor !== null && (car.sellerId === actor.id || holdsRole(actor.roles, 'admin')))
       ? allow
       : hide('That car was not found.'),
   /** Editing, withdrawing, relisting and advertising: the car's seller. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
-import { currentUser, type SessionUser } from '../../plugins/auth.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
 import { advertisedListings, findListing } from './listings.service.ts';
@@ -27,10 +27,11 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
   app.get(
     '/listings/:id',
     {
-      preValidation: app.authenticate,
+      preValidation: app.mayBrowse,
       schema: {
         tags: ['listings'],
-        summary: 'One car with its photos, description and seller (signed in)',
+        summary:
+          'One car with its photos, description and seller (signed in, or anyone where BROWSE_SIGNED_OUT opens browsing)',
         params: IdParamsSchema,
         response: {
           200: ListingDetailSchema,
@@ -43,9 +44,10 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
     async (request) => {
       const car = await findListing(db, request.params.id);
       if (!car) throw notFound('That car');
-      const viewer = currentUser(request);
+      const viewer = request.user;
       authorize(listingPolicy.canView(viewer, car));
-      viewed?.(car, viewer);
+      // Views of people with an account: a visitor signed out (or a crawler) is not counted.
+      if (viewer) viewed?.(car, viewer);
       return presentListingDetail(car);
     },
   );

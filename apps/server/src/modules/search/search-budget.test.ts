@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -300,6 +301,10 @@ describe.skipIf(!redisUp)('the budget shared by two processes through Redis', ()
       REDIS_URL,
       SEARCH_LIMIT_PER_MINUTE: '3',
       SEARCH_CONCURRENCY_PER_PERSON: '1',
+      // Visitors without an account, each test's from an address of its own (decision 028).
+      BROWSE_SIGNED_OUT: 'true',
+      ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: '2',
+      TRUST_PROXY: 'true',
     });
   });
   afterAll(async () => {
@@ -324,5 +329,15 @@ describe.skipIf(!redisUp)('the budget shared by two processes through Redis', ()
     expect((await there.get(SEARCH)).status).toBe(200);
     expect((await person.get(SEARCH)).status).toBe(200);
     await expectRefused(await there.get(SEARCH), /minute/);
+  });
+
+  it('counts an address’s searches without an account across processes', async () => {
+    // An address of this run only: Redis outlives it.
+    const address = `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const search = (app: TestApp) =>
+      app.request(SEARCH, { headers: { 'x-forwarded-for': address } });
+    expect((await search(first)).status).toBe(200);
+    expect((await search(second)).status).toBe(200);
+    await expectRefused(await search(first), /address has searched 2 times/);
   });
 });

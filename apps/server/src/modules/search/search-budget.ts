@@ -14,6 +14,8 @@ export interface SearchBudgetDeps {
   perProcess: number;
   /** SEARCH_LIMIT_PER_MINUTE */
   perMinute: number;
+  /** ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: an address's searches without an account (decision 028). */
+  anonymousPerMinute: number;
   /** SEARCH_TIMEOUT_MS */
   timeoutMs: number;
 }
@@ -50,7 +52,7 @@ async function counted<T>(count: Promise<T>): Promise<T> {
 }
 
 export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
-  const { counters, concurrent, perMinute, timeoutMs } = deps;
+  const { counters, concurrent, timeoutMs } = deps;
   const gate = createFairGate(deps.perProcess);
   // A running search's slot is given back when it ends; one a crashed process held lapses this
   // long after it was taken, well past any search's own time limit.
@@ -58,8 +60,10 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
 
   return {
     async run(request, search) {
-      // Signed in, the person; signed out, their address.
+      // Signed in, the person; signed out (where browsing is open), their address, with a minute's
+      // allowance of its own.
       const who = request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
+      const perMinute = request.user ? deps.perMinute : deps.anonymousPerMinute;
       const runningKey = `search:running:${who}`;
       const minuteKey = `search:minute:${who}`;
       // Both at once: one round trip to Redis before every search.
@@ -82,10 +86,10 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
                 ? 'You have a search running already. Wait for it to finish, then search again.'
                 : `You have ${concurrent} searches running already. Wait for one to finish, then search again.`,
             )
-          : tooManyRequests(
-              minute.resetAt,
-              (seconds) =>
-                `You have searched ${perMinute} times in the last minute, the most we allow. Try again in ${formatWait(seconds)}.`,
+          : tooManyRequests(minute.resetAt, (seconds) =>
+              request.user
+                ? `You have searched ${perMinute} times in the last minute, the most we allow. Try again in ${formatWait(seconds)}.`
+                : `Your address has searched ${perMinute} times in the last minute, the most we allow without an account. Try again in ${formatWait(seconds)}, or sign in.`,
             );
       }
       try {

@@ -12,12 +12,13 @@ export const searchRoutes: FastifyPluginAsyncZod<{ budget: SearchBudget }> = asy
   app.get(
     '/listings',
     {
-      // Signed in, like category pages: the spec shows cars to people with an account.
-      preValidation: app.authenticate,
+      // Signed in, like category pages (the spec shows cars to people with an account), or anyone
+      // where the site opens browsing (decision 028).
+      preValidation: app.mayBrowse,
       schema: {
         tags: ['listings'],
         summary:
-          'Search cars on sale: text, filters, distance, sort, keyset pages and facet counts (signed in; within the search budget: 429 past it, 503 when a search takes too long)',
+          'Search cars on sale: text, filters, distance, sort, keyset pages and facet counts (signed in, or anyone where BROWSE_SIGNED_OUT opens browsing; within the search budget: 429 past it, 503 when a search takes too long)',
         querystring: SearchQuerySchema,
         response: {
           200: SearchResultSchema,

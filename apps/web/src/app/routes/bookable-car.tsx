@@ -3,9 +3,12 @@ import { Link } from 'react-router';
 
 import { BookButton } from '../../features/bookings/components/book-button';
 import { ListingCard, listingPath } from '../../features/listings/components/listing-card';
-import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
+import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 
-/** A car's card with Details, Book now and the save heart, as search and category pages list cars. */
+/**
+ * A car's card with Details, Book now and the save heart, as search and category pages list cars;
+ * a visitor signed out (where browsing is open) is asked to sign in by Book now and the heart.
+ */
 export function BookableCar({
   car,
   priority = false,
@@ -19,7 +22,7 @@ export function BookableCar({
       listing={car}
       priority={priority}
       distanceKm={car.distanceKm ?? null}
-      corner={<LazySaveCarButton car={car} />}
+      corner={<SaveOrSignInButton car={car} />}
       action={
         <BookButton
           listing={car}

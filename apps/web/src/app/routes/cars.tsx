@@ -1,6 +1,6 @@
 import { holdsRole } from '@carmarket/shared';
 
-import { RequireAuth } from '../../features/auth/components/require-auth';
+import { RequireBrowsing } from '../../features/auth/components/require-browsing';
 import { useSession } from '../../features/auth/use-session';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
 import { SaveSearchButton } from '../../features/saved/components/save-search-button';
@@ -18,11 +18,11 @@ function CarsPage() {
   );
 }
 
-/** `/cars`: search every car on sale (signed in, like category pages). */
+/** `/cars`: search every car on sale (signed in, like category pages, unless browsing is open). */
 export default function CarsRoute() {
   return (
-    <RequireAuth>
+    <RequireBrowsing>
       <CarsPage />
-    </RequireAuth>
+    </RequireBrowsing>
   );
 }

@@ -2,7 +2,7 @@ import { holdsRole, type CategorySummary } from '@carmarket/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 
-import { RequireAuth } from '../../features/auth/components/require-auth';
+import { RequireBrowsing } from '../../features/auth/components/require-browsing';
 import { useSession } from '../../features/auth/use-session';
 import { useCategory } from '../../features/listings/api/get-category';
 import { ListingCardSkeleton } from '../../features/listings/components/listing-card';
@@ -104,8 +104,8 @@ function CategoryPage() {
 
 export default function CategoryRoute() {
   return (
-    <RequireAuth>
+    <RequireBrowsing>
       <CategoryPage />
-    </RequireAuth>
+    </RequireBrowsing>
   );
 }

@@ -1,10 +1,11 @@
 import type { ListingDetail, ListingStatus } from '@carmarket/shared';
-import { Link, useParams } from 'react-router';
+import { useCallback } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 
 import { PageState } from '../../components/ui/page-state';
 import { LazyRemoveCarButton } from '../../features/admin/components/lazy-remove-car-button';
 import { useSession } from '../../features/auth';
-import { RequireAuth } from '../../features/auth/components/require-auth';
+import { RequireBrowsing } from '../../features/auth/components/require-browsing';
 import { BookButton } from '../../features/bookings/components/book-button';
 import { useListing } from '../../features/listings/api/get-listing';
 import { ListingFacts } from '../../features/listings/components/listing-facts';
@@ -12,8 +13,9 @@ import { ListingGallery } from '../../features/listings/components/listing-galle
 import { ListingPrice } from '../../features/listings/components/listing-price';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
-import { LazySaveCarButton } from '../../features/saved/components/lazy-save-car-button';
+import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
+import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { ApiError } from '../../lib/api-client';
 import { usePage } from '../../lib/page';
 import { useLocalTime } from '../../lib/use-hydrated';
@@ -43,8 +45,31 @@ function ListingSkeleton() {
   );
 }
 
+/**
+ * What a visitor who pressed Save, Book now or Ask the seller before they had an account comes
+ * back to finish (`?then=save`, decision 028): `finish(action)` is the callback that the button
+ * for that action calls once it has acted, which takes the parameter out of the address.
+ */
+function useCarAction() {
+  const [params, setParams] = useSearchParams();
+  const action = params.get(CAR_ACTION_PARAM);
+  const done = useCallback(
+    () =>
+      setParams(
+        (current) => {
+          current.delete(CAR_ACTION_PARAM);
+          return current;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return (name: CarAction) => (action === name ? done : undefined);
+}
+
 function ListingView({ listing }: { listing: ListingDetail }) {
   const { user } = useSession();
+  const finish = useCarAction();
   // The car's own seller gets its tools instead of Book now, Save and Ask the seller.
   const mine = isOwnCar(user, listing);
   const reservedUntil = useLocalTime(listing.reservedUntil);
@@ -94,10 +119,15 @@ function ListingView({ listing }: { listing: ListingDetail }) {
           <>
             <BookButton
               listing={listing}
-              before={<LazySaveCarButton car={listing} look="labelled" />}
+              before={<SaveOrSignInButton car={listing} look="labelled" finish={finish('save')} />}
               className="mt-6 max-w-sm"
+              finish={finish('book')}
             />
-            <LazyAskSellerButton listing={listing} className="mt-3 max-w-sm" />
+            <LazyAskSellerButton
+              listing={listing}
+              className="mt-3 max-w-sm"
+              finish={finish('ask')}
+            />
           </>
         )}
         <LazyRemoveCarButton car={listing} className="mt-4" />
@@ -151,8 +181,8 @@ function ListingPage() {
 
 export default function ListingRoute() {
   return (
-    <RequireAuth>
+    <RequireBrowsing>
       <ListingPage />
-    </RequireAuth>
+    </RequireBrowsing>
   );
 }

@@ -1,9 +1,10 @@
 import { holdsRole, type Booking, type ListingStatus } from '@carmarket/shared';
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { useSession, useSignInOptions, type Session } from '../../auth';
+import { carActionPath, SignInFirstButton } from '../../visitors';
 import { useCreateBooking } from '../api/create-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { ORDERS_PATH, receiptPath } from '../paths';
@@ -41,6 +42,10 @@ export function bookingBlocker(
   mustConfirmEmail = false,
 ): BookingBlocker | null {
   if (user && listing.sellerId === user.id) return { reason: 'This is your car' };
+  // A visitor signed out, looking at a car that is gone (decision 028).
+  if (!user && listing.status !== 'available' && listing.status !== 'reserved') {
+    return { reason: 'No longer available' };
+  }
   if (!holdsRole(user?.roles, 'Buyer')) return { reason: 'Only buyer accounts can book cars' };
   if (mine?.status === 'paid') {
     return {
@@ -66,18 +71,23 @@ export function bookingBlocker(
 /**
  * "Book now": opens the booking dialog. When the person cannot book the car, the button stays
  * focusable but does nothing, and says why below it (tied to it with aria-describedby).
- * `before` goes on the button's left, in the same row (e.g. a link to the car's page).
+ * `before` goes on the button's left, in the same row (e.g. a link to the car's page). A visitor
+ * without an account (where the site lets them browse) is asked to sign in or register, and
+ * comes back to the car's page with the dialog open (`finish`, decision 028).
  */
 export function BookButton({
   listing,
   before,
   className = '',
+  finish,
 }: {
   listing: BookButtonListing;
   before?: ReactNode;
   className?: string;
+  /** Given on the car's page they came back to: opens the dialog once, if they can book. */
+  finish?: (() => void) | undefined;
 }) {
-  const { user } = useSession();
+  const { user, isPending } = useSession();
   const [open, setOpen] = useState(false);
   const booking = useCreateBooking();
   const reasonId = useId();
@@ -95,6 +105,37 @@ export function BookButton({
     mine,
     unconfirmed && options.data?.requireVerifiedEmail === true,
   );
+  // Opened once everything that could block it is known.
+  const toFinish = useRef(finish);
+  const known =
+    !!user &&
+    (!holdsRole(user.roles, 'Buyer') || myBookings.isSuccess) &&
+    (!unconfirmed || !options.isPending);
+  useEffect(() => {
+    const finished = toFinish.current;
+    if (!finished || !known) return;
+    toFinish.current = undefined;
+    if (!blocker) setOpen(true);
+    finished();
+  }, [known, blocker]);
+
+  if (!isPending && !user && (listing.status === 'available' || listing.status === 'reserved')) {
+    return (
+      <div className={className}>
+        <div className="flex gap-3">
+          {before}
+          <SignInFirstButton
+            className="button button-primary flex-1"
+            title={`Book the ${listing.name}`}
+            why="Sign in or create an account to book it: the seller gets your phone number and where you would like to meet. You come back here to finish."
+            next={carActionPath(listing._id, 'book')}
+          >
+            Book now
+          </SignInFirstButton>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className={className}>

@@ -1,5 +1,5 @@
 import { MESSAGE_MAX_LENGTH, type ListingStatus } from '@carmarket/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
@@ -33,14 +33,31 @@ const GONE: Partial<Record<ListingStatus, string>> = {
 export function AskSellerButton({
   listing,
   className = '',
+  finish,
 }: {
   listing: AskableListing;
   className?: string;
+  /**
+   * Given when a visitor pressed Ask the seller before they had an account, then signed in or
+   * registered and came back (decision 028): the dialog opens once, unless they have a
+   * conversation about the car already (the button then leads to it), and `finish` is called.
+   */
+  finish?: (() => void) | undefined;
 }) {
   const { user } = useSession();
   const canAsk = !!user?.roles.includes('Buyer') && user.id !== listing.sellerId;
   const existing = useConversationForCar(listing._id, canAsk);
   const [open, setOpen] = useState(false);
+  const toFinish = useRef(finish);
+  const settled = canAsk && !existing.isPending;
+  const hasConversation = !!existing.data;
+  useEffect(() => {
+    const finished = toFinish.current;
+    if (!finished || !settled) return;
+    toFinish.current = undefined;
+    if (!hasConversation && !GONE[listing.status]) setOpen(true);
+    finished();
+  }, [settled, hasConversation, listing.status]);
   const [draft, setDraft] = useDraft(`car.${listing._id}`);
   const ask = useAskSeller();
   const online = useOnline();

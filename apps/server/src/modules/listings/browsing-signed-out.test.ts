@@ -1,0 +1,119 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listing } from '../../db/schema.ts';
+import { apiCallers, AUTH_ROUTES } from '../../test/api-calls.ts';
+import { errorOf, signInAs, TestClient } from '../../test/client.ts';
+import { demoListings, newCar } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
+import { ACCESS } from '../system/access-matrix.expected.ts';
+
+/**
+ * What a visitor without an account may call when the site opens browsing (BROWSE_SIGNED_OUT,
+ * decision 028). With it closed, access-matrix.test.ts holds every one of these at 401.
+ */
+const OPEN = ['GET /api/listings', 'GET /api/listings/{id}', 'GET /api/category/{id}'];
+
+/** Behind the test's "proxy" (TRUST_PROXY), each test searches from an address of its own. */
+const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+describe('browsing signed out (BROWSE_SIGNED_OUT=true)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      env: {
+        BROWSE_SIGNED_OUT: 'true',
+        ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: '3',
+        TRUST_PROXY: 'true',
+        UPLOAD_QUOTA_PER_DAY: '1000',
+      },
+    });
+  });
+  afterAll(() => app.close());
+
+  it('lets anonymous callers read cars and nothing more: every other route answers them as when closed', async () => {
+    const callers = await apiCallers(app);
+    const doc = (await (await app.request('/api/docs/json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = [
+      ...Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+      ...AUTH_ROUTES,
+    ];
+    const photo = await jpegWithExif(64, 48);
+    const anonymous = callers.clients.anonymous;
+    const differences: string[] = [];
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      const row = ACCESS[route];
+      if (!row) {
+        differences.push(`${route}: no row in access-matrix.expected.ts`);
+        continue;
+      }
+      const expected = OPEN.includes(route) ? 200 : Number(row.split(' ')[0]);
+      let response: Response;
+      if (route === 'POST /api/uploads' || route === 'POST /api/uploads/profile-photo') {
+        response = await uploadBytes(anonymous, photo, 'photo.jpg', 'image/jpeg', path);
+      } else {
+        const call = await callers.callOf(method, path, 'anonymous');
+        response = await anonymous.request(call.path, {
+          method,
+          ...from('192.0.2.1'),
+          ...(call.body !== undefined || method !== 'GET' ? { json: call.body ?? {} } : {}),
+        });
+      }
+      if (response.status !== expected) {
+        differences.push(`${route}: expected ${expected}, answered ${response.status}`);
+      }
+      await response.body?.cancel();
+    }
+    expect(differences, differences.join('\n')).toEqual([]);
+  }, 120_000);
+
+  it('answers a visitor what it answers a buyer, and hides a withdrawn car from them', async () => {
+    const [car] = await demoListings(app);
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const visitor = new TestClient(app);
+    for (const path of [
+      `/api/listings/${car!.id}`,
+      '/api/listings?sort=newest&limit=3&facets=1',
+      `/api/category/${car!.categoryId}?limit=2`,
+    ]) {
+      const seen = await visitor.request(path, from('192.0.2.2'));
+      expect(seen.status, path).toBe(200);
+      // Nothing in these answers depends on who asks: nothing of a person to leave out.
+      expect(await seen.json(), path).toEqual(await (await buyer.get(path)).json());
+    }
+    const withdrawn = await newCar(app);
+    await app.database.db
+      .update(listing)
+      .set({ status: 'withdrawn' })
+      .where(eq(listing.id, withdrawn.id));
+    expect((await visitor.get(`/api/listings/${withdrawn.id}`)).status).toBe(404);
+  });
+
+  it('gives an address its own search budget: 429 with Retry-After past it, searches and category pages alike', async () => {
+    const [car] = await demoListings(app);
+    const visitor = new TestClient(app);
+    const search = (path: string, address = '192.0.2.3') => visitor.request(path, from(address));
+    expect((await search('/api/listings?limit=1')).status).toBe(200);
+    expect((await search(`/api/category/${car!.categoryId}?limit=1`)).status).toBe(200);
+    expect((await search('/api/listings?limit=1&facets=1')).status).toBe(200);
+    for (const refused of [
+      await search('/api/listings?limit=1'),
+      await search(`/api/category/${car!.categoryId}?limit=1`),
+    ]) {
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect((await errorOf(refused)).message).toMatch(/3 times in the last minute.*sign in/);
+    }
+    // Another address, and a person signed in at this one, search on.
+    expect((await search('/api/listings?limit=1', '192.0.2.4')).status).toBe(200);
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    expect((await buyer.request('/api/listings?limit=1', from('192.0.2.3'))).status).toBe(200);
+  });
+});

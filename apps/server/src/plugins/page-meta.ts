@@ -212,7 +212,12 @@ function carHead(car: ListingDetail, site: Site): PageHead {
     meta('name', 'twitter:card', image ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', heading),
     meta('name', 'twitter:description', description),
-    ...(image ? [meta('name', 'twitter:image', image)] : []),
+    ...(image
+      ? [
+          meta('name', 'twitter:image', image),
+          meta('name', 'twitter:image:alt', `Photo of the ${car.name}`),
+        ]
+      : []),
     jsonLd(structured),
   ];
   return { title: `${heading} - ${site.name}`, description, tags: tags.join('\n    ') };

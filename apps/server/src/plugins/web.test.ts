@@ -249,6 +249,7 @@ describe('serving the web app', () => {
     expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
     expect(metaContent(html, 'twitter:title')).toBe('2019 Toyota Corolla LE - $14,500');
     expect(metaContent(html, 'twitter:image')).toBe(`${site()}${photo!.url}`);
+    expect(metaContent(html, 'twitter:image:alt')).toBe('Photo of the Toyota Corolla LE');
 
     expect(structuredData(html)).toMatchObject({
       '@context': 'https://schema.org',
@@ -400,6 +401,25 @@ describe('the pages rendered for visitors where browsing is open (BROWSE_SIGNED_
       browseSignedOut: true,
     });
     expect(data.get(JSON.stringify(['listing', car!.id]))).toMatchObject({ _id: car!.id });
+  });
+
+  it("gives a visitor the car page's link preview and structured data", async () => {
+    const [car] = await demoListings(app);
+    const html = await (await app.request(`/listing/${car!.id}`)).text();
+    const url = `http://localhost:${new URL(app.baseUrl).port}/listing/${car!.id}`;
+    expect(html).toContain(`<link rel="canonical" href="${url}">`);
+    expect(metaContent(html, 'og:url')).toBe(url);
+    expect(metaContent(html, 'og:image')).toMatch(/^http:\/\/localhost:\d+\/media\//);
+    expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
+    expect(structuredData(html)).toMatchObject({
+      '@type': 'Car',
+      name: car!.name,
+      offers: {
+        price: (car!.repriceCents / 100).toFixed(2),
+        availability: 'https://schema.org/InStock',
+        url,
+      },
+    });
   });
 
   it('renders the search for a visitor too', async () => {

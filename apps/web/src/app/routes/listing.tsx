@@ -1,6 +1,6 @@
 import type { ListingDetail, ListingStatus } from '@carmarket/shared';
 import { useCallback } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 
 import { PageState } from '../../components/ui/page-state';
 import { LazyRemoveCarButton } from '../../features/admin/components/lazy-remove-car-button';
@@ -18,6 +18,7 @@ import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/laz
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { ApiError } from '../../lib/api-client';
 import { usePage } from '../../lib/page';
+import { useQueryParams } from '../../lib/use-query-params';
 import { useLocalTime } from '../../lib/use-hydrated';
 import { NotFound } from './not-found';
 
@@ -51,7 +52,7 @@ function ListingSkeleton() {
  * for that action calls once it has acted, which takes the parameter out of the address.
  */
 function useCarAction() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useQueryParams();
   const action = params.get(CAR_ACTION_PARAM);
   const done = useCallback(
     () =>

@@ -7,7 +7,7 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
-import { categoriesQueryOptions } from '../../categories';
+import { categoryChoicesQueryOptions } from '../../categories';
 import { listingKeys } from '../../listings';
 import { adminKeys } from './query-keys';
 
@@ -38,7 +38,7 @@ function useRefreshCategories() {
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: adminKeys.categories }),
-      queryClient.invalidateQueries({ queryKey: categoriesQueryOptions.queryKey }),
+      queryClient.invalidateQueries({ queryKey: categoryChoicesQueryOptions.queryKey }),
       queryClient.invalidateQueries({ queryKey: adminKeys.audit }),
       queryClient.invalidateQueries({ queryKey: listingKeys.categoryPages }),
     ]);

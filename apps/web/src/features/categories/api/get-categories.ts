@@ -10,8 +10,9 @@ export function getCategories(signal?: AbortSignal): Promise<CategorySummary[]> 
 
 /**
  * Loaded again whenever the home page shows it (the cached counts show meanwhile), so a sale or a
- * withdrawn car elsewhere needs no word from the feature that made it: other features never need
- * these keys, and the home page loads no key module shared with them (one more chunk up front).
+ * withdrawn car elsewhere needs no word from the feature that made it. The home page's alone: the
+ * pages that choose categories have category-choices.ts, so that the home page loads no module
+ * shared with them (one more chunk up front).
  * A plain object rather than queryOptions(): that helper would be one more chunk on the home page.
  */
 export const categoriesQueryOptions = {

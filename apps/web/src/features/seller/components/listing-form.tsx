@@ -15,7 +15,7 @@ import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
-import { useCategories } from '../../categories';
+import { useCategoryChoices } from '../../categories';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import { ListingFormActions, LocationControl, PhotosControl } from './listing-form-parts';
 import {
@@ -109,7 +109,7 @@ export function ListingForm({
   }
 
   // The categories admins keep (GET /api/category), in their order.
-  const categories = useCategories();
+  const categories = useCategoryChoices();
   const categoriesHint = categories.isError
     ? 'We could not load the categories. Reload the page to try again.'
     : undefined;

@@ -16,6 +16,7 @@ import {
   signUpBuyer,
   signUpSellerApi,
   SITE,
+  scrollToAdvertised,
   waitForHydration,
   waitForMail,
 } from './site';
@@ -71,6 +72,7 @@ test.describe('accessibility: a buyer’s account, saved cars and searches, and 
     await state(page, 'the home page, with the verified seller’s advertised car', async () => {
       await page.goto('/');
       await waitForHydration(page);
+      await scrollToAdvertised(page);
       await expect(
         page
           .getByRole('region', { name: 'Cars on offer now' })

@@ -1,7 +1,7 @@
 import type { AdminUser, ListingCard } from '@carmarket/shared';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
-import { otherSession, signUpBuyer, waitForHydration } from './site';
+import { otherSession, scrollToAdvertised, signUpBuyer, waitForHydration } from './site';
 
 const DEMO_PASSWORD = 'demo-drive-2026';
 
@@ -108,6 +108,7 @@ test.describe('one look', () => {
     await signUpBuyer(page);
     await page.goto('/');
     await waitForHydration(page);
+    await scrollToAdvertised(page);
     const homeCard = page
       .getByRole('region', { name: 'Cars on offer now' })
       .getByTestId('advertised-car')

@@ -1,7 +1,15 @@
 import type { CategorySummary, MyListing } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
-import { addCarApi, fromSite, SITE, signUpBuyerApi, signUpSellerApi, solidPng } from './site';
+import {
+  addCarApi,
+  fromSite,
+  scrollToAdvertised,
+  SITE,
+  signUpBuyerApi,
+  signUpSellerApi,
+  solidPng,
+} from './site';
 
 const CATEGORY = 'Electric car';
 
@@ -158,6 +166,7 @@ test.describe('selling', () => {
 
     await page.goto('/');
     await waitForHydration(page);
+    await scrollToAdvertised(page);
     const advertised = page.getByRole('region', { name: 'Cars on offer now' });
     await expect(advertised).toBeVisible();
     const link = advertised.getByRole('link').filter({ hasText: carName });

@@ -323,6 +323,14 @@ export async function waitForHydration(page: Page) {
   await expect(page.locator('html[data-hydrated]')).toBeAttached();
 }
 
+/**
+ * The home page's Advertised section asks for its cars as it comes near the screen: scroll to the
+ * foot of the page (it sits just above the footer).
+ */
+export async function scrollToAdvertised(page: Page) {
+  await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+}
+
 /** The site's main menu, in the header. */
 export const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 

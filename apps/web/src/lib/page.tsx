@@ -12,7 +12,7 @@ import { siteName } from '../config/site';
 
 /** The home page's title, and the description of pages that have none of their own. */
 const siteTitle = `${siteName}: buy and sell used cars, easily`;
-const siteDescription = `${siteName} is an easy, fast way to buy and sell used cars. Browse microbuses, luxury cars and electric cars, book the one you like and pay by card.`;
+const siteDescription = `${siteName} is an easy, fast way to buy and sell used cars. Browse cars by kind, book the one you like and pay by card.`;
 
 export interface PageMeta {
   /** The page's own title; the site name is added. Leave out for the site's home title. */

@@ -22,8 +22,7 @@ export default function HomeRoute() {
             Find the right kind of car
           </h2>
           <p className="mt-3 text-lg leading-8 text-muted">
-            Each category shows how many cars you can book right now. Open one to see the cars,
-            their prices and their sellers.
+            Each shows how many cars you can book now.
           </p>
         </div>
         <div className="mt-8">

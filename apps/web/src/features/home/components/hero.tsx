@@ -22,8 +22,8 @@ export function Hero() {
             The easy, fast way to buy and sell <span className="text-primary">used cars</span>
           </h1>
           <p className="mt-5 max-w-xl text-lg leading-8 text-muted">
-            Browse microbuses, luxury cars and electric cars from sellers near you. See every price
-            up front, book the car you want and pay by card, all in one place.
+            Used cars from sellers near you, every price up front. Book the one you want and pay by
+            card.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href="#categories" className="button button-primary button-lg">

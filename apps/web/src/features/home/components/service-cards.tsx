@@ -10,17 +10,17 @@ interface Service {
 const services: Service[] = [
   {
     title: 'Top Buy & Sell Car',
-    text: 'List your car in minutes with photos, mileage and an honest price. Buyers see the original price beside the asking one, so fair deals stand out.',
+    text: 'List your car in minutes. Buyers see the original price beside the asking one.',
     icon: 'M3 12V4.5A1.5 1.5 0 0 1 4.5 3H12l9 9-9 9Zm4.5-4.5h.01',
   },
   {
     title: 'Easy Payment',
-    text: 'Book a car and pay by card in one step. The amount is the car’s price when you book, and your receipt carries a transaction ID.',
+    text: 'Book a car and pay by card in one step, at the price you booked it for, with a receipt.',
     icon: 'M5 5h14a2.5 2.5 0 0 1 2.5 2.5v9A2.5 2.5 0 0 1 19 19H5a2.5 2.5 0 0 1-2.5-2.5v-9A2.5 2.5 0 0 1 5 5ZM2.5 9.5h19M6.5 15h4',
   },
   {
     title: 'Easy To Use',
-    text: 'Three clear categories and no clutter. It works as well on a phone as on a laptop, with a keyboard or a screen reader.',
+    text: 'No clutter. It works on a phone or a laptop, with a keyboard or a screen reader.',
     icon: 'M9 2.5h6A2.5 2.5 0 0 1 17.5 5v14a2.5 2.5 0 0 1-2.5 2.5H9A2.5 2.5 0 0 1 6.5 19V5A2.5 2.5 0 0 1 9 2.5Zm1.5 16h3m-4-8 2 2 3.5-3.5',
   },
 ];

@@ -10,7 +10,8 @@ import { ACCESS } from '../system/access-matrix.expected.ts';
 
 /**
  * What a visitor without an account may call when the site opens browsing (BROWSE_SIGNED_OUT,
- * decision 028). With it closed, access-matrix.test.ts holds every one of these at 401.
+ * decision 028). With it closed, access-matrix.test.ts holds every one of these at 401 (and the
+ * last test here, on both databases).
  */
 const OPEN = ['GET /api/listings', 'GET /api/listings/{id}', 'GET /api/category/{id}'];
 
@@ -115,5 +116,28 @@ describe('browsing signed out (BROWSE_SIGNED_OUT=true)', () => {
     expect((await search('/api/listings?limit=1', '192.0.2.4')).status).toBe(200);
     const buyer = await signInAs(app, 'buyer@demo.local');
     expect((await buyer.request('/api/listings?limit=1', from('192.0.2.3'))).status).toBe(200);
+  });
+});
+
+describe('browsing closed (the default)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('answers every browsing call 401 to a caller without a session, as the spec has it', async () => {
+    const [car] = await demoListings(app);
+    const [category] = (await (await app.request('/api/category')).json()) as Array<{
+      _id: string;
+    }>;
+    for (const path of [
+      '/api/listings',
+      `/api/listings/${car!.id}`,
+      `/api/category/${category!._id}`,
+    ]) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(401);
+    }
   });
 });

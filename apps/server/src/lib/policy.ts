@@ -5,10 +5,9 @@ import { AppError } from './errors.ts';
  * allowed, or refused with a reason a person can read and the status it answers with: 401 sign
  * in first (`signInFirst`), 403 told why (`deny`), 404 as if the thing did not exist, the reason
  * being the API's not-found wording (`hide`, decision 008), 409 not in the thing's present state
- * (`conflicting`). Routes and
- * services ask a policy before anything changes or is shown, and turn a refusal into the HTTP
- * answer only through `authorize` (route hooks through `guard`, which calls it): one shape, one
- * place that throws.
+ * (`conflicting`). Routes and services ask a policy before anything changes or is shown, and turn
+ * a refusal into the HTTP answer only through `authorize` (route hooks through `guard`, which
+ * calls it): one shape, one place that throws.
  */
 export type Decision = { ok: true } | { ok: false; reason: string; status: 401 | 403 | 404 | 409 };
 

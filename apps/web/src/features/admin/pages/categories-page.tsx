@@ -187,7 +187,8 @@ function CategoryRow({
       className="flex flex-wrap items-center gap-3 rounded-box border border-base-300 p-3"
     >
       <img src={category.icon} alt="" width={48} height={48} className="size-12 shrink-0" />
-      <div className="min-w-0 flex-1">
+      {/* At least 10rem for the name: where the row is narrower, the buttons go under it. */}
+      <div className="min-w-40 flex-1">
         <p className="font-semibold break-words">{category.name}</p>
         <p className="text-sm text-muted">{carsIn(category.cars)}</p>
       </div>

@@ -61,12 +61,12 @@ export function SignInFirstButton({
         <div className="flex flex-col gap-3 sm:flex-row">
           <Link
             to={withNext('/register', next)}
-            className="button button-primary flex-1"
+            className="button button-primary sm:flex-1"
             data-autofocus
           >
             Create an account
           </Link>
-          <Link to={withNext('/login', next)} className="button button-outline flex-1">
+          <Link to={withNext('/login', next)} className="button button-outline sm:flex-1">
             Sign in
           </Link>
         </div>

@@ -163,6 +163,9 @@ test.describe('my account', () => {
 
     // By keyboard: the button opens the dialog, Escape closes it, focus comes back.
     const open = section.getByRole('button', { name: 'Delete my account…' });
+    // Disabled until the page knows how the account signs in (a password, or a link by mail):
+    // focus() does not wait for that, and a disabled button takes no focus and no Enter.
+    await expect(open).toBeEnabled();
     await open.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });

@@ -377,7 +377,12 @@ describe('the pages rendered for visitors where browsing is open (BROWSE_SIGNED_
     await probe.close();
     app = await startTestApp({
       reuse: { dataDir: probe.dataDir, databaseUrl: probe.databaseUrl },
-      env: { BROWSE_SIGNED_OUT: 'true' },
+      // Behind a "proxy", so a test can render from addresses of its own.
+      env: {
+        BROWSE_SIGNED_OUT: 'true',
+        TRUST_PROXY: 'true',
+        ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: '3',
+      },
     });
   });
   afterAll(() => app.close());
@@ -430,5 +435,17 @@ describe('the pages rendered for visitors where browsing is open (BROWSE_SIGNED_
       'search',
       'sort=price_asc',
     ]);
+  });
+
+  it("counts a visitor's rendered searches against their own address, not everyone's", async () => {
+    const searchFrom = async (address: string) =>
+      (await app.request('/cars', { headers: { 'x-forwarded-for': address } })).text();
+    for (let search = 0; search < 3; search += 1) {
+      expect(await searchFrom('192.0.2.10')).toContain('data-testid="listing-card"');
+    }
+    // That address's minute is spent: its page comes without results (the browser asks later)...
+    expect(await searchFrom('192.0.2.10')).not.toContain('data-testid="listing-card"');
+    // ...and another visitor's page still renders with them.
+    expect(await searchFrom('192.0.2.11')).toContain('data-testid="listing-card"');
   });
 });

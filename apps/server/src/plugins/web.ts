@@ -215,6 +215,8 @@ function loadPersonalPages(
           method: 'GET',
           url: apiPath,
           headers: cookie ? { cookie } : {},
+          // As from the person's address: a visitor's searches count against their own (025, 028).
+          remoteAddress: request.ip,
         });
         // The session's daily renewal (or its clearing) reaches the browser with the page.
         const cookies = answer.headers['set-cookie'];

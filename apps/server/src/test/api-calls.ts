@@ -4,6 +4,7 @@ import { category, listing, messageBlock, user } from '../db/schema.ts';
 import { register, signInAs, TestClient } from './client.ts';
 import { demoListings, payFor, validBooking } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
+import { jpegWithExif, uploadBytes } from './uploads.ts';
 
 export const CALLERS = [
   'anonymous',
@@ -300,5 +301,43 @@ export async function apiCallers(app: TestApp) {
     }
   }
 
-  return { clients, callOf };
+  let photo: Promise<Buffer> | undefined;
+  /**
+   * Calls `route` ("METHOD /path") as `caller`: the call `callOf` makes (a small photo for the two
+   * upload routes), `headers` added. The answer's body is the caller's to read or cancel.
+   */
+  async function call(route: string, caller: Caller, headers: Record<string, string> = {}) {
+    const [method, path] = route.split(' ') as [string, string];
+    const client = clients[caller];
+    if (route === 'POST /api/uploads' || route === 'POST /api/uploads/profile-photo') {
+      return uploadBytes(
+        client,
+        await (photo ??= jpegWithExif(64, 48)),
+        'photo.jpg',
+        'image/jpeg',
+        path,
+      );
+    }
+    const made = await callOf(method, path, caller);
+    return client.request(made.path, {
+      method,
+      headers,
+      ...(made.body !== undefined || method !== 'GET' ? { json: made.body ?? {} } : {}),
+    });
+  }
+
+  return { clients, callOf, call };
+}
+
+/** Every route of the API as "METHOD /path": the OpenAPI document's, and better-auth's. */
+export async function apiRoutes(app: TestApp): Promise<string[]> {
+  const doc = (await (await app.request('/api/docs/json')).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return [
+    ...Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    ),
+    ...AUTH_ROUTES,
+  ];
 }

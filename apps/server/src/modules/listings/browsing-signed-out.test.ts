@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing } from '../../db/schema.ts';
-import { apiCallers, AUTH_ROUTES } from '../../test/api-calls.ts';
+import { apiCallers, apiRoutes } from '../../test/api-calls.ts';
 import { errorOf, signInAs, TestClient } from '../../test/client.ts';
 import { demoListings, newCar } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 import { ACCESS } from '../system/access-matrix.expected.ts';
 
 /**
@@ -34,37 +33,15 @@ describe('browsing signed out (BROWSE_SIGNED_OUT=true)', () => {
 
   it('lets anonymous callers read cars and nothing more: every other route answers them as when closed', async () => {
     const callers = await apiCallers(app);
-    const doc = (await (await app.request('/api/docs/json')).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const routes = [
-      ...Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-      ),
-      ...AUTH_ROUTES,
-    ];
-    const photo = await jpegWithExif(64, 48);
-    const anonymous = callers.clients.anonymous;
     const differences: string[] = [];
-    for (const route of routes) {
-      const [method, path] = route.split(' ') as [string, string];
+    for (const route of await apiRoutes(app)) {
       const row = ACCESS[route];
       if (!row) {
         differences.push(`${route}: no row in access-matrix.expected.ts`);
         continue;
       }
       const expected = OPEN.includes(route) ? 200 : Number(row.split(' ')[0]);
-      let response: Response;
-      if (route === 'POST /api/uploads' || route === 'POST /api/uploads/profile-photo') {
-        response = await uploadBytes(anonymous, photo, 'photo.jpg', 'image/jpeg', path);
-      } else {
-        const call = await callers.callOf(method, path, 'anonymous');
-        response = await anonymous.request(call.path, {
-          method,
-          ...from('192.0.2.1'),
-          ...(call.body !== undefined || method !== 'GET' ? { json: call.body ?? {} } : {}),
-        });
-      }
+      const response = await callers.call(route, 'anonymous', from('192.0.2.1').headers);
       if (response.status !== expected) {
         differences.push(`${route}: expected ${expected}, answered ${response.status}`);
       }

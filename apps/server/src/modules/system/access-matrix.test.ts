@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCallers, AUTH_ROUTES, CALLERS } from '../../test/api-calls.ts';
+import { apiCallers, apiRoutes, CALLERS } from '../../test/api-calls.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { jpegWithExif, uploadBytes } from '../../test/uploads.ts';
 import { ACCESS } from './access-matrix.expected.ts';
 
 /**
@@ -31,32 +30,12 @@ describe('who may call what', () => {
   afterAll(() => app.close());
 
   it('answers each caller as the table says, for every route of the API', async () => {
-    const doc = (await (await app.request('/api/docs/json')).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const routes = [
-      ...Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-      ),
-      ...AUTH_ROUTES,
-    ];
-    const photo = await jpegWithExif(64, 48);
+    const routes = await apiRoutes(app);
     const actual: Record<string, number[]> = {};
     for (const route of routes) {
-      const [method, path] = route.split(' ') as [string, string];
       const statuses: number[] = [];
       for (const caller of CALLERS) {
-        const client = callers.clients[caller];
-        let response: Response;
-        if (route === 'POST /api/uploads' || route === 'POST /api/uploads/profile-photo') {
-          response = await uploadBytes(client, photo, 'photo.jpg', 'image/jpeg', path);
-        } else {
-          const call = await callers.callOf(method, path, caller);
-          response = await client.request(call.path, {
-            method,
-            ...(call.body !== undefined || method !== 'GET' ? { json: call.body ?? {} } : {}),
-          });
-        }
+        const response = await callers.call(route, caller);
         statuses.push(response.status);
         // An answer left unread keeps its connection busy, and the server's close waits for it
         // (the live stream's answer never ends by itself).

@@ -18,6 +18,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
     admin = new pg.Client({ connectionString: app.databaseUrl! });
     await admin.connect();
   });
+  /** Until one of the server's connections waits for a lock (of the kind `event`, if given). */
+  async function untilWaiting(event?: string) {
+    await expect
+      .poll(
+        async () =>
+          (
+            await admin.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()
+                 and wait_event_type = 'Lock' and ($1::text is null or wait_event = $1)`,
+              [event ?? null],
+            )
+          ).rows[0]!.n,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+  }
+
   afterAll(async () => {
     await admin.end().catch(() => {});
     await app.close();
@@ -42,19 +60,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
     ]);
     const pending = buyer.post('/api/payments/hold', { bookingId: booked.insertedId });
     // Until the request is seen waiting for that lock, inside its transaction.
-    await expect
-      .poll(
-        async () =>
-          (
-            await admin.query<{ n: number }>(
-              `select count(*)::int as n from pg_stat_activity
-               where datname = current_database() and pid <> pg_backend_pid()
-                 and wait_event_type = 'Lock' and wait_event = 'advisory'`,
-            )
-          ).rows[0]!.n,
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(0);
+    await untilWaiting('advisory');
     // Every connection of the server goes, the waiting one among them.
     await admin.query(
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
@@ -102,19 +108,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('when the database drops us', ()
       () => 'listed',
       (error: Error) => error.message,
     );
-    await expect
-      .poll(
-        async () =>
-          (
-            await admin.query<{ n: number }>(
-              `select count(*)::int as n from pg_stat_activity
-               where datname = current_database() and pid <> pg_backend_pid()
-                 and wait_event_type = 'Lock'`,
-            )
-          ).rows[0]!.n,
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(0);
+    await untilWaiting();
     await admin.query('commit');
 
     expect(await listed).toMatch(/^listing failed: 409 .*"conflict"/);

@@ -194,14 +194,18 @@ test.describe('finding a car', () => {
     await expect(toyota).toBeChecked();
 
     await page.unroute(/\/assets\/index-[^/]+\.js$/);
-    const carHref = await cards(page).first().getByRole('link').first().getAttribute('href');
+    // A Toyota on sale: the newest may be another test file's, held (Reserved), with no Book now.
+    const { items } = (await (
+      await page.request.get('/api/listings?make=Toyota')
+    ).json()) as SearchResult;
+    const carHref = `/listing/${items.find((car) => car.status === 'available')!._id}`;
     let releaseCar = () => {};
     const carReleased = new Promise<void>((resolve) => (releaseCar = resolve));
     await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
       await carReleased;
       await route.continue();
     });
-    await page.goto(carHref!, { waitUntil: 'domcontentloaded' });
+    await page.goto(carHref, { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'Book now' }).click();
     releaseCar();
     await expect(page.getByRole('dialog')).toBeVisible();

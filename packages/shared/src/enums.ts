@@ -14,6 +14,13 @@ export type CategoryName = (typeof CATEGORY_NAMES)[number];
 export const LISTING_STATUSES = ['available', 'reserved', 'sold', 'withdrawn', 'removed'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
+/**
+ * How a car's price compares with its price guide's fair price, best first (decision 032 sets
+ * the thresholds).
+ */
+export const DEAL_RATINGS = ['great', 'good', 'fair', 'high', 'overpriced'] as const;
+export type DealRating = (typeof DEAL_RATINGS)[number];
+
 export const BOOKING_STATUSES = ['pending', 'paid', 'cancelled', 'closed'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 

@@ -20,6 +20,7 @@ import {
   BOOKING_CLOSE_REASONS,
   BOOKING_STATUSES,
   CONDITIONS,
+  DEAL_RATINGS,
   LISTING_STATUSES,
   PAYMENT_STATUSES,
   ROLES,
@@ -206,6 +207,11 @@ export const listing = pgTable(
     transmission: text('transmission'),
     colour: text('colour'),
     vin: text('vin'),
+    /**
+     * What the VIN decodes as (modules/vin), written when the VIN is saved; null until decoded or
+     * without a VIN.
+     */
+    vinDecoded: jsonb('vin_decoded').$type<Record<string, unknown>>(),
     /** GeoNames id of the place picked from the type-ahead; null for a typed location. */
     placeId: integer('place_id'),
     lat: doublePrecision('lat'),
@@ -273,6 +279,85 @@ export const listing = pgTable(
     check('listing_mileage_check', sql`${t.mileageKm} is null or ${t.mileageKm} >= 0`),
     check('listing_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('listing_place_check', sql`(${t.lat} is null) = (${t.lng} is null)`),
+  ],
+);
+
+/**
+ * Each asking price a car has had, oldest first: one row when it is listed and one at each
+ * change (the current price is the newest row).
+ */
+export const listingPriceChange = pgTable(
+  'listing_price_change',
+  {
+    id: id(),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    priceCents: cents('price_cents').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('listing_price_change_listing_idx').on(t.listingId, t.at),
+    check('listing_price_change_money_check', sql`${t.priceCents} >= 0`),
+  ],
+);
+
+/**
+ * The price guide's fits (decision 032): per group of comparable cars, a regression of log price
+ * on age and mileage. `scope` says how the group is drawn: `model` (make and model), `make_body`
+ * (make and body type) or `body` (body type); the columns the scope does not use are ''.
+ * Replaced whole by each refresh.
+ */
+export const priceGuideFit = pgTable(
+  'price_guide_fit',
+  {
+    scope: text('scope', { enum: ['model', 'make_body', 'body'] }).notNull(),
+    currency: text('currency').notNull(),
+    make: text('make').notNull().default(''),
+    model: text('model').notNull().default(''),
+    bodyType: text('body_type').notNull().default(''),
+    /** How many cars the fit was drawn from. */
+    comparables: integer('comparables').notNull(),
+    intercept: doublePrecision('intercept').notNull(),
+    /** Change in log price per year of age. */
+    ageSlope: doublePrecision('age_slope').notNull(),
+    /** Change in log price per 10,000 km. */
+    mileageSlope: doublePrecision('mileage_slope').notNull(),
+    /** The group's mean mileage in km, used for a car whose mileage is not given. */
+    meanMileageKm: doublePrecision('mean_mileage_km').notNull(),
+    /** Standard deviation of the residuals (log price): the band's half-width. */
+    residualSd: doublePrecision('residual_sd').notNull(),
+    fittedAt: timestamp('fitted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.currency, t.make, t.model, t.bodyType] }),
+    check('price_guide_fit_scope_check', sql`${t.scope} in ('model', 'make_body', 'body')`),
+  ],
+);
+
+/**
+ * A car on sale's place against its price guide: written from the newest fits when the car is
+ * listed or edited and by each refresh; no row when its group has too few comparables. Kept apart
+ * from `listing` so a refresh rewrites a narrow table, not every index of the cars'.
+ */
+export const listingDeal = pgTable(
+  'listing_deal',
+  {
+    listingId: uuid('listing_id')
+      .primaryKey()
+      .references(() => listing.id, { onDelete: 'cascade' }),
+    fairCents: cents('fair_cents').notNull(),
+    lowCents: cents('low_cents').notNull(),
+    highCents: cents('high_cents').notNull(),
+    comparables: integer('comparables').notNull(),
+    /** Asking price over fair price: the `deal` sort's key, lowest first. */
+    ratio: doublePrecision('ratio').notNull(),
+    rating: text('rating', { enum: DEAL_RATINGS }).notNull(),
+  },
+  (t) => [
+    index('listing_deal_ratio_idx').on(t.ratio, t.listingId),
+    index('listing_deal_rating_idx').on(t.rating, t.listingId),
+    check('listing_deal_rating_check', sql`${t.rating} in (${oneOf(DEAL_RATINGS)})`),
   ],
 );
 
@@ -570,6 +655,8 @@ export const savedSearch = pgTable(
     fuels: text('fuels').array(),
     transmissions: text('transmissions').array(),
     conditions: text('conditions').array(),
+    /** Deal ratings (decision 032) the car must have one of. */
+    deals: text('deals').array(),
     yearMin: integer('year_min'),
     yearMax: integer('year_max'),
     priceMin: cents('price_min'),

@@ -8,12 +8,31 @@ import type { Tx } from '../db/client.ts';
  * thereby knows no feature: it names the event, not who hears it.
  */
 
+/** The fields of a car whose change `car.edited` reports. */
+export const EDITED_CAR_FIELDS = [
+  'make',
+  'model',
+  'year',
+  'mileageKm',
+  'bodyType',
+  'fuel',
+  'transmission',
+  'vin',
+] as const;
+export type EditedCarField = (typeof EDITED_CAR_FIELDS)[number];
+
 /** Every event, and what it carries. */
 export interface DomainEventMap {
   /** A seller listed a car. */
   'car.listed': { carId: string };
   /** A car's asking price was changed by its seller, with the car locked. */
   'car.repriced': { carId: string; oldPriceCents: number; newPriceCents: number };
+  /**
+   * Its seller changed what the car is (make, model, year, mileage, body type, fuel, gearbox or
+   * VIN), with the car locked; `changed` names the fields whose values differ. A new price is
+   * `car.repriced`.
+   */
+  'car.edited': { carId: string; changed: EditedCarField[] };
   /** A booking of the car was paid: the car is sold. */
   'car.sold': { carId: string };
   /** Its seller put a withdrawn car back on sale. */

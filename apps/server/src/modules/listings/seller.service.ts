@@ -24,7 +24,7 @@ import {
 } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { statsFirstDay, statsSince } from '../../lib/stats-window.ts';
-import type { DomainEvents } from '../../lib/events.ts';
+import { EDITED_CAR_FIELDS, type DomainEvents } from '../../lib/events.ts';
 import { authorize } from '../../lib/policy.ts';
 import { formatWait, orGiveBack, spend, type CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -340,22 +340,25 @@ export async function updateListing(
     if (!car || !editable(car.status)) {
       throw conflict(`A ${car?.status ?? 'removed'} car can no longer be edited.`);
     }
+    const edited = {
+      ...(input.year !== undefined && { year: input.year }),
+      ...(input.mileageKm !== undefined && { mileageKm: input.mileageKm }),
+      make,
+      model,
+      ...(input.bodyType !== undefined && { bodyType: input.bodyType }),
+      ...(input.fuel !== undefined && { fuel: input.fuel }),
+      ...(input.transmission !== undefined && { transmission: input.transmission }),
+      ...(input.vin !== undefined && { vin: input.vin }),
+    };
     await tx
       .update(listing)
       .set({
+        ...edited,
         ...(input.name !== undefined && { name: input.name }),
         ...(input.describe !== undefined && { description: input.describe }),
         ...(input.condition !== undefined && { condition: input.condition }),
         ...(input.location !== undefined && { location: input.location }),
-        ...(input.year !== undefined && { year: input.year }),
-        ...(input.mileageKm !== undefined && { mileageKm: input.mileageKm }),
-        make,
-        model,
-        ...(input.bodyType !== undefined && { bodyType: input.bodyType }),
-        ...(input.fuel !== undefined && { fuel: input.fuel }),
-        ...(input.transmission !== undefined && { transmission: input.transmission }),
         ...(input.colour !== undefined && { colour: input.colour }),
-        ...(input.vin !== undefined && { vin: input.vin }),
         ...placeOf(input.placeId),
         ...(input.reprice !== undefined && { repriceCents: input.reprice }),
         ...(input.orprice !== undefined && { orpriceCents: input.orprice }),
@@ -363,6 +366,10 @@ export async function updateListing(
         ...(images && { images }),
       })
       .where(eq(listing.id, id));
+    const changed = EDITED_CAR_FIELDS.filter(
+      (field) => field in edited && edited[field] !== car[field],
+    );
+    if (changed.length > 0) await events.publish(tx, 'car.edited', { carId: id, changed });
     if (input.reprice !== undefined) {
       await events.publish(tx, 'car.repriced', {
         carId: id,

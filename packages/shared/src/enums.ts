@@ -21,6 +21,18 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const DEAL_RATINGS = ['great', 'good', 'fair', 'high', 'overpriced'] as const;
 export type DealRating = (typeof DEAL_RATINGS)[number];
 
+/**
+ * A deal rating in words: the card's badge, the car page, the search filter and a saved
+ * search's summary all say the same.
+ */
+export const DEAL_RATING_LABELS: Record<DealRating, string> = {
+  great: 'Great deal',
+  good: 'Good deal',
+  fair: 'Fair deal',
+  high: 'High price',
+  overpriced: 'Overpriced',
+};
+
 export const BOOKING_STATUSES = ['pending', 'paid', 'cancelled', 'closed'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 

@@ -3,7 +3,15 @@ import { inArray, isNull, and, sql } from 'drizzle-orm';
 import type { Role } from '@carmarket/shared';
 import { MEDIA_PREFIX, type Storage } from '../adapters/storage.ts';
 import type { Db } from '../db/client.ts';
-import { account, category, listing, upload, user, type ListingImage } from '../db/schema.ts';
+import {
+  account,
+  category,
+  listing,
+  listingPriceChange,
+  upload,
+  user,
+  type ListingImage,
+} from '../db/schema.ts';
 import { renderCarPhoto, renderCategoryIcon } from './car-art.ts';
 import type { PasswordHashing } from '../modules/auth/passwords.ts';
 import { searchPlaces } from '../modules/places/gazetteer.ts';
@@ -177,7 +185,13 @@ export async function seedDatabase(
         advertisedAt: car.advertised ? new Date(now - index * 9 * 3_600_000) : null,
       };
     });
-    await tx.insert(listing).values(rows);
+    const listed = await tx.insert(listing).values(rows).returning({
+      listingId: listing.id,
+      priceCents: listing.repriceCents,
+      at: listing.createdAt,
+    });
+    // Each car's price history starts with its asking price when it was listed.
+    if (listed.length > 0) await tx.insert(listingPriceChange).values(listed);
     listings = rows.length;
   });
   return { seeded: true, listings };

@@ -76,8 +76,17 @@ export const ListingDetailSchema = ListingCardSchema.extend({
   description: z.string(),
   vin: z.string().nullable(),
   categoryName: z.string(),
+  /**
+   * When the car was first listed, ISO time: a car withdrawn and put back on sale keeps it (its
+   * time on the market is not restarted by a relisting).
+   */
+  listedAt: z.string(),
+  /** Every asking price it has had, oldest first, the current price last (minor units). */
+  priceHistory: z.array(z.object({ price: z.number().int(), at: z.string() })),
 });
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
+/** A car as both the car page and My cars carry it: what the edit form starts from. */
+export type ListingBasics = Omit<ListingDetail, 'listedAt' | 'priceHistory'>;
 
 export const MAX_LISTING_PHOTOS = 8;
 export const MIN_MODEL_YEAR = 1950;
@@ -201,8 +210,11 @@ export const ProductQuerySchema = z.object({
   name: z.string({ message: 'Category is required' }).trim().min(1, 'Category is required'),
 });
 
-/** A seller's own car in My Products. */
-export const MyListingSchema = ListingDetailSchema.extend({
+/** A seller's own car in My Products (without the car page's price history). */
+export const MyListingSchema = ListingDetailSchema.omit({
+  listedAt: true,
+  priceHistory: true,
+}).extend({
   bookingsCount: z.number().int(),
   openBookingsCount: z.number().int(),
   /** A booking of it is paid. */

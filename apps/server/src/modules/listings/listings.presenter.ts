@@ -2,8 +2,8 @@ import type {
   BodyType,
   Colour,
   Fuel,
+  ListingBasics,
   ListingCard,
-  ListingDetail,
   MyListing,
   Transmission,
 } from '@carmarket/shared';
@@ -59,7 +59,8 @@ export function presentListingCard(row: ListingRow): ListingCard {
  * instead of 0.04 (decision 014).
  */
 
-export function presentListingDetail(row: ListingDetailRow): ListingDetail {
+/** The car as the car page and My cars share it; the route adds the page's price history. */
+export function presentListingDetail(row: ListingDetailRow): ListingBasics {
   return Object.assign(presentListingCard(row), {
     description: row.description,
     vin: row.vin,

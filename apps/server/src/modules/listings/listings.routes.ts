@@ -13,6 +13,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
 import { advertisedListings, findListing } from './listings.service.ts';
+import { priceHistory } from './price-history.ts';
 
 /**
  * Told of each car page a signed-in person opened (the stats feature counts views, decision
@@ -48,7 +49,10 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
       authorize(listingPolicy.canView(viewer, car));
       // Views of people with an account: a visitor signed out (or a crawler) is not counted.
       if (viewer) viewed?.(car, viewer);
-      return presentListingDetail(car);
+      return Object.assign(presentListingDetail(car), {
+        listedAt: car.createdAt.toISOString(),
+        priceHistory: await priceHistory(db, car),
+      });
     },
   );
 

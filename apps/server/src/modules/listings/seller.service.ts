@@ -34,6 +34,7 @@ import { placeById } from '../places/gazetteer.ts';
 import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { liveHoldWhere, lockCar, notifyClosed, relistCar, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
+import { recordPrice, recordRepricing } from './price-history.ts';
 import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
 
@@ -84,6 +85,7 @@ export async function createListing(
   };
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(listing).values(values).returning({ id: listing.id });
+    await recordPrice(tx, row!.id, values.repriceCents);
     await events.publish(tx, 'car.listed', { carId: row!.id });
     return { id: row!.id };
   });
@@ -371,6 +373,7 @@ export async function updateListing(
     );
     if (changed.length > 0) await events.publish(tx, 'car.edited', { carId: id, changed });
     if (input.reprice !== undefined) {
+      await recordRepricing(tx, id, car.repriceCents, input.reprice);
       await events.publish(tx, 'car.repriced', {
         carId: id,
         oldPriceCents: car.repriceCents,

@@ -1,4 +1,4 @@
-import type { ListingDetail } from '@carmarket/shared';
+import type { ListingBasics } from '@carmarket/shared';
 
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../lib/toast';
@@ -13,7 +13,7 @@ export function EditListingDialog({
   onClose,
 }: {
   /** One of the seller's own cars (from My cars, or its page). */
-  car: ListingDetail | null;
+  car: ListingBasics | null;
   onClose: () => void;
 }) {
   const update = useUpdateListing();

@@ -8,7 +8,7 @@ import {
   TRANSMISSION_LABELS,
   TRANSMISSIONS,
   type CreateListingInput,
-  type ListingDetail,
+  type ListingBasics,
   type UpdateListingInput,
 } from '@carmarket/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -123,7 +123,7 @@ export function toCreateInput({
 }
 
 /** The form's starting values for one of the seller's cars, in the units people type. */
-export function formValuesOf(car: ListingDetail): ListingFormValues {
+export function formValuesOf(car: ListingBasics): ListingFormValues {
   return {
     name: car.name,
     reprice: car.reprice / 100,
@@ -148,7 +148,7 @@ export function formValuesOf(car: ListingDetail): ListingFormValues {
 }
 
 /** Only what changed, for `PUT /api/listings/:id` (unchanged photos are not sent again). */
-export function changesOf(car: ListingDetail, values: ListingFormOutput): UpdateListingInput {
+export function changesOf(car: ListingBasics, values: ListingFormOutput): UpdateListingInput {
   const before: UpdateListingInput = {
     name: car.name,
     reprice: car.reprice,

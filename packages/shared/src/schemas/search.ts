@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITIONS } from '../enums.ts';
+import { CONDITIONS, DEAL_RATINGS } from '../enums.ts';
 import { BODY_TYPES, FUELS, TRANSMISSIONS } from '../vehicles.ts';
 import { IdSchema } from './common.ts';
 import { ListingCardSchema } from './listing.ts';
@@ -12,6 +12,7 @@ export const SEARCH_SORTS = [
   'mileage_asc',
   'year_desc',
   'distance',
+  'deal',
 ] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
@@ -25,6 +26,23 @@ const repeatable = <T extends z.ZodType>(item: T) =>
   z
     .preprocess(
       (value) => (value === undefined || Array.isArray(value) ? value : [value]),
+      z.array(item).max(50, 'Too many values'),
+    )
+    .optional();
+
+/**
+ * `repeatable`, whose values may also come comma-separated (`deal=great,good`, as the issue's
+ * call is written): each given value is split on commas.
+ */
+const listOrRepeated = <T extends z.ZodType>(item: T) =>
+  z
+    .preprocess(
+      (value) =>
+        value === undefined
+          ? value
+          : (Array.isArray(value) ? value : [value]).flatMap((part: unknown) =>
+              typeof part === 'string' ? part.split(',') : [part],
+            ),
       z.array(item).max(50, 'Too many values'),
     )
     .optional();
@@ -63,6 +81,10 @@ export const SearchQuerySchema = PageQuerySchema.extend({
   ),
   condition: repeatable(
     z.enum(CONDITIONS, { message: `Condition must be one of ${CONDITIONS.join(', ')}` }),
+  ),
+  /** How the price compares with the car's price guide (decision 032); unrated cars never match. */
+  deal: listOrRepeated(
+    z.enum(DEAL_RATINGS, { message: `Deal must be one of ${DEAL_RATINGS.join(', ')}` }),
   ),
   yearMin: wholeNumber('Earliest year', 1886, 2100),
   yearMax: wholeNumber('Latest year', 1886, 2100),
@@ -153,6 +175,8 @@ export const FacetsSchema = z.object({
   fuel: z.array(FacetValueSchema),
   transmission: z.array(FacetValueSchema),
   condition: z.array(FacetValueSchema),
+  /** Deal ratings, best first; cars without a price guide are not counted here. */
+  deal: z.array(FacetValueSchema),
   year: z.array(FacetRangeSchema),
   price: z.array(FacetRangeSchema),
 });

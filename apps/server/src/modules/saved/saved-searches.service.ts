@@ -73,6 +73,7 @@ export function criteriaOf(query: SearchQuery) {
     fuels: listOrNull(query.fuel),
     transmissions: listOrNull(query.transmission),
     conditions: listOrNull(query.condition),
+    deals: listOrNull(query.deal),
     yearMin: query.yearMin ?? null,
     yearMax: query.yearMax ?? null,
     priceMin: query.priceMin ?? null,

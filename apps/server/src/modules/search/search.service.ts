@@ -1,6 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
+  DEAL_RATINGS,
   DEFAULT_RADIUS_KM,
+  type DealRating,
   SEARCH_PAGE_SIZE,
   type Facets,
   type SearchQuery,
@@ -9,7 +11,7 @@ import {
 import { queryRows, type Database, type Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import { countUpTo, EXACT_COUNT_LIMIT, listingSample, samplePercent } from '../../db/estimates.ts';
-import { listing, ON_SALE_SQL, user } from '../../db/schema.ts';
+import { listing, listingDeal, ON_SALE_SQL, user } from '../../db/schema.ts';
 import { isStatementCancelled } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
@@ -73,6 +75,10 @@ function sortSpec(
       };
     case 'year_desc':
       return { expr: sql`${listing.year}`, type: sql`integer`, desc: true };
+    case 'deal':
+      // Rated cars by asking/fair, lowest first; unrated ones follow, their key UNRATED_KEY
+      // (dealPage reads the two in turn).
+      return { expr: sql`${listingDeal.ratio}`, type: sql`float8`, desc: false };
     case 'distance':
       if (!origin)
         throw new AppError(400, 'validation-failed', 'Sorting by distance needs a place (near)', {
@@ -145,6 +151,15 @@ const anyOf = (
       )})`
     : undefined;
 
+/** Cars whose deal rating is one of `ratings`: a car without a rating matches none. */
+const dealIn = (ratings: readonly string[] | undefined, bind: Bind): SQL | undefined => {
+  const rated = anyOf(sql`d.rating`, 'deal', ratings, bind);
+  return (
+    rated &&
+    sql`exists (select 1 from ${listingDeal} d where d.listing_id = ${listing.id} and ${rated})`
+  );
+};
+
 const all = (parts: (SQL | undefined)[]): SQL =>
   sql.join(parts.filter((part): part is SQL => part !== undefined).concat(sql`true`), sql` and `);
 
@@ -174,6 +189,7 @@ function conditionsOf(
     fuel: anyOf(sql`${listing.fuel}`, 'fuel', query.fuel, bind),
     transmission: anyOf(sql`${listing.transmission}`, 'transmission', query.transmission, bind),
     condition: anyOf(sql`${listing.condition}`, 'condition', query.condition, bind),
+    deal: dealIn(query.deal, bind),
     year: all([
       when(query.yearMin, (min) => sql`${listing.year} >= ${min}`, 'yearMin'),
       when(query.yearMax, (max) => sql`${listing.year} <= ${max}`, 'yearMax'),
@@ -230,7 +246,7 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
   statement.bind('limit', limit + 1);
 
   let after: SQL | undefined;
-  if (query.cursor) {
+  if (query.cursor && sort !== 'deal') {
     const cursor = decodeKeysetCursor(query.cursor, sort);
     const key = sql`cast(${statement.bind('cursorKey', cursor.key)} as ${spec.type})`;
     const id = sql`${statement.bind('cursorId', cursor.id)}::uuid`;
@@ -250,25 +266,25 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
 
   // One statement after another: a search holds one connection (withinTimeLimit's transaction),
   // so one person's searches cannot take the pool from everyone else.
-  const page = await preparedShape(
-    db,
-    `search-page:${shape}`,
-    () =>
-      db
-        .select({
-          ...listingWithSeller,
-          sortKey: sql<string>`(${spec.expr})::text`,
-          distanceM: origin
-            ? sql<number>`${distanceOf(origin, statement.bind)}`
-            : sql<null>`null::float8`,
-        })
-        .from(listing)
-        .innerJoin(user, eq(user.id, listing.sellerId))
-        .where(and(where, after))
-        .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
-        .limit(sql.placeholder('limit') as unknown as number),
-    { planOnce },
-  ).execute(statement.values);
+  const page =
+    sort === 'deal'
+      ? await dealPage(db, query, origin, limit)
+      : await preparedShape(
+          db,
+          `search-page:${shape}`,
+          () =>
+            db
+              .select({
+                ...pageColumns(origin, statement.bind),
+                sortKey: sql<string>`(${spec.expr})::text`,
+              })
+              .from(listing)
+              .innerJoin(user, eq(user.id, listing.sellerId))
+              .where(and(where, after))
+              .orderBy(sql`${spec.expr} ${direction}`, sql`${listing.id} ${direction}`)
+              .limit(sql.placeholder('limit') as unknown as number),
+          { planOnce },
+        ).execute(statement.values);
   const counted = await countMatches(
     db,
     { shape, planOnce, where, values: statement.values },
@@ -285,6 +301,84 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
     ...counted,
     ...(facets && { facets }),
   };
+}
+
+/** What a search page reads of each car, beside its sort key. */
+const pageColumns = (origin: Origin | null, bind: Bind) => ({
+  ...listingWithSeller,
+  distanceM: origin ? sql<number>`${distanceOf(origin, bind)}` : sql<null>`null::float8`,
+});
+
+/** The sort key `sort=deal` gives a car without a rating: after every ratio. */
+const UNRATED_KEY = 'Infinity';
+
+/**
+ * A page of `sort=deal` (one row more than `limit`): rated cars by asking/fair price, lowest
+ * first, reading listing_deal's (ratio, listing_id) index in order; when they run out, cars with
+ * no rating by id. The cursor's key is the ratio, or UNRATED_KEY among the unrated, so pages
+ * neither repeat nor skip across the change. Two statements, not one ordered by
+ * `coalesce(ratio, infinity)` over a left join: no index serves that order, so every page would
+ * sort every match (decision 032).
+ */
+async function dealPage(
+  db: Db,
+  query: SearchQuery,
+  origin: Origin | null,
+  limit: number,
+): Promise<SearchRow[]> {
+  const cursor = query.cursor ? decodeKeysetCursor(query.cursor, 'deal') : null;
+  const inUnrated = cursor?.key === UNRATED_KEY;
+  const rows: SearchRow[] = [];
+  if (!inUnrated) {
+    const rated = placeholders();
+    const { where } = searchParts(query, origin, rated.bind);
+    const after =
+      cursor &&
+      sql`(${listingDeal.ratio}, ${listingDeal.listingId}) > (cast(${rated.bind('cursorKey', cursor.key)} as float8), ${rated.bind('cursorId', cursor.id)}::uuid)`;
+    rated.bind('limit', limit + 1);
+    const found = await preparedShape(
+      db,
+      `search-page:deal-rated:${Object.keys(rated.values).join(',')}`,
+      () =>
+        db
+          .select({
+            ...pageColumns(origin, rated.bind),
+            sortKey: sql<string>`${listingDeal.ratio}::text`,
+          })
+          .from(listing)
+          .innerJoin(listingDeal, eq(listingDeal.listingId, listing.id))
+          .innerJoin(user, eq(user.id, listing.sellerId))
+          .where(and(where, after ?? undefined))
+          .orderBy(listingDeal.ratio, listingDeal.listingId)
+          .limit(sql.placeholder('limit') as unknown as number),
+    ).execute(rated.values);
+    rows.push(...(found as SearchRow[]));
+  }
+  // A deal filter keeps rated cars only.
+  if (rows.length > limit || (query.deal?.length ?? 0) > 0) return rows;
+  const unrated = placeholders();
+  const { where } = searchParts(query, origin, unrated.bind);
+  const after = inUnrated && sql`${listing.id} > ${unrated.bind('cursorId', cursor.id)}::uuid`;
+  unrated.bind('limit', limit + 1 - rows.length);
+  const found = await preparedShape(
+    db,
+    `search-page:deal-unrated:${Object.keys(unrated.values).join(',')}`,
+    () =>
+      db
+        .select({ ...pageColumns(origin, unrated.bind), sortKey: sql<string>`${UNRATED_KEY}` })
+        .from(listing)
+        .innerJoin(user, eq(user.id, listing.sellerId))
+        .where(
+          and(
+            where,
+            sql`not exists (select 1 from ${listingDeal} d where d.listing_id = ${listing.id})`,
+            after || undefined,
+          ),
+        )
+        .orderBy(listing.id)
+        .limit(sql.placeholder('limit') as unknown as number),
+  ).execute(unrated.values);
+  return [...rows, ...(found as SearchRow[])];
 }
 
 /**
@@ -374,7 +468,7 @@ async function countMatches(
 }
 
 type FacetName =
-  'make' | 'model' | 'bodyType' | 'fuel' | 'transmission' | 'condition' | 'year' | 'price';
+  'make' | 'model' | 'bodyType' | 'fuel' | 'transmission' | 'condition' | 'deal' | 'year' | 'price';
 
 /**
  * Counts of each facet's values among cars matching every other filter. Exact when the cars the
@@ -410,9 +504,10 @@ async function countFacets(
     db,
     sql`with matching as materialized (
       select make, model, body_type, fuel, transmission, condition, year, reprice_cents,
+        (select d.rating from ${listingDeal} d where d.listing_id = ${listing.id}) as deal,
         ${flag('make')} as f_make, ${flag('model')} as f_model, ${flag('bodyType')} as f_bodyType,
         ${flag('fuel')} as f_fuel, ${flag('transmission')} as f_transmission,
-        ${flag('condition')} as f_condition, ${flag('year')} as f_year, ${flag('price')} as f_price
+        ${flag('condition')} as f_condition, ${flag('deal')} as f_deal, ${flag('year')} as f_year, ${flag('price')} as f_price
       from ${source} where ${baseWhere}
     )
     ${group('make', sql`make`)}
@@ -421,6 +516,7 @@ async function countFacets(
     union all ${group('fuel', sql`fuel`)}
     union all ${group('transmission', sql`transmission`)}
     union all ${group('condition', sql`condition`)}
+    union all ${group('deal', sql`deal`)}
     union all ${group('year', sql`year / ${sql.raw(String(YEAR_BUCKET_SPAN))}`)}
     union all ${group('price', priceBucket)}`,
   );
@@ -455,6 +551,11 @@ async function countFacets(
     fuel: values('fuel'),
     transmission: values('transmission'),
     condition: values('condition'),
+    // Best first, as the filter lists them, not by count.
+    deal: values('deal').sort(
+      (a, b) =>
+        DEAL_RATINGS.indexOf(a.value as DealRating) - DEAL_RATINGS.indexOf(b.value as DealRating),
+    ),
     year: ranges('year'),
     price: ranges('price'),
   };

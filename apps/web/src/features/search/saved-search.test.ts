@@ -33,6 +33,14 @@ describe('a saved search', () => {
     );
   });
 
+  it('names deal ratings as cards do, and lists them in its summary', () => {
+    expect(suggest('make=Mazda&deal=great&deal=good')).toBe('Mazda, Great deal or Good deal');
+    expect(describeSearch('make=Mazda&deal=great&deal=good')).toBe(
+      'Mazda · Great deal · Good deal',
+    );
+    expect(describeSearch('deal=great,overpriced')).toBe('Great deal or Overpriced');
+  });
+
   it('starts with the category on a category page, and is "All cars" with no filter', () => {
     expect(suggest('fuel=electric', 'Luxury car')).toBe('Luxury car, Electric');
     expect(suggest('', 'Microbus')).toBe('Microbus');

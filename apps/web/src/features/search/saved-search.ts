@@ -71,6 +71,7 @@ export function suggestSearchName(params: URLSearchParams, categoryName?: string
     anyOf(labels('fuel')),
     anyOf(labels('transmission')),
     conditions.length > 0 && `${anyOf(conditions)} condition`,
+    anyOf(labels('deal')),
     priceText(params.get('priceMin'), params.get('priceMax')),
     yearText(params.get('yearMin'), params.get('yearMax')),
     mileage && `under ${length(mileage)}`,

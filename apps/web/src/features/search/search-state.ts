@@ -1,4 +1,4 @@
-import { formatMoney, type SearchSort } from '@carmarket/shared';
+import { DEAL_RATING_LABELS, formatMoney, type SearchSort } from '@carmarket/shared';
 
 import { siteCurrency } from '../../config/site';
 import { formatLength, lengthUnitOf, toKm } from '../../lib/units';
@@ -6,7 +6,7 @@ import { fuelLabel, transmissionLabel } from '../listings';
 
 /*
  * Written out rather than imported: SEARCH_SORTS lives in a file of @carmarket/shared that
- * imports zod, which would come into the page (money.ts, used below, imports nothing).
+ * imports zod, which would come into the page (money.ts and enums.ts, used below, import nothing).
  * The type keeps the two lists the same.
  */
 export const SORTS: Record<SearchSort, string> = {
@@ -17,6 +17,7 @@ export const SORTS: Record<SearchSort, string> = {
   mileage_asc: 'Mileage: lowest first',
   year_desc: 'Year: newest first',
   distance: 'Distance: nearest first',
+  deal: 'Best deals first',
 };
 
 /**
@@ -31,6 +32,7 @@ export const LIST_FILTERS = [
   'fuel',
   'transmission',
   'condition',
+  'deal',
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
@@ -143,6 +145,17 @@ export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] 
 export function labelOf(key: string, value: string): string {
   if (key === 'fuel') return fuelLabel(value);
   if (key === 'transmission') return transmissionLabel(value);
+  // The API also takes ratings comma-separated (`deal=great,good`), as a link may give them.
+  if (key === 'deal') {
+    return value
+      .split(',')
+      .map((rating) =>
+        Object.hasOwn(DEAL_RATING_LABELS, rating)
+          ? DEAL_RATING_LABELS[rating as keyof typeof DEAL_RATING_LABELS]
+          : rating,
+      )
+      .join(' or ');
+  }
   return value;
 }
 

@@ -238,6 +238,9 @@ export function FilterPanel({
           </ul>
         )}
       </Section>
+      <Section title="Deal">
+        <Checklist name="deal" params={params} values={facets?.deal} onChange={onChange} />
+      </Section>
       <Section title="Year">
         <div className="flex gap-2">
           <Select label="From" value={params.get('yearMin') ?? ''} onChange={set('yearMin')}>

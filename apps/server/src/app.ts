@@ -69,6 +69,11 @@ import { startJobs, stopJobs } from './jobs/job.ts';
 import { messageMailJob } from './jobs/message-mail.ts';
 import { paymentSweepJob } from './jobs/payment-sweep.ts';
 import { uploadSweepJob } from './jobs/upload-sweep.ts';
+import { priceGuideJob } from './jobs/price-guide.ts';
+import { priceGuideRoutes } from './modules/price-guide/price-guide.routes.ts';
+import type { RefreshResult } from './modules/price-guide/price-guide.service.ts';
+import { refreshPriceGuide } from './modules/price-guide/price-guide.service.ts';
+import { subscribePriceGuide } from './modules/price-guide/price-guide.subscribers.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { seoRoutes } from './modules/seo/seo.routes.ts';
 
@@ -102,6 +107,11 @@ export interface App {
   flushCarViews: () => Promise<number>;
   /** One run of the "new message" mail (it runs every ALERT_INTERVAL_MS by itself). */
   runMessageMail: () => Promise<number>;
+  /**
+   * Refreshes the price guide now, waiting for a refresh under way (it runs at start and every
+   * PRICE_GUIDE_REFRESH_MINUTES by itself).
+   */
+  runPriceGuide: () => Promise<RefreshResult>;
   /** This process's live streams of conversations. */
   live: LiveHub;
   database: Database;
@@ -247,6 +257,7 @@ export async function buildApp({
   subscribeSaved(events);
   subscribeMessages(events, live);
   subscribeListings(events, mailer);
+  subscribePriceGuide(events);
 
   const auth = createAuth({
     log: app.log,
@@ -346,8 +357,18 @@ export async function buildApp({
   const viewCounter = createViewCounter({ db: database.db, counters, log: app.log });
   const viewFlush = carViewFlushJob(viewCounter, config.VIEW_FLUSH_SECONDS * 1000);
   const viewPrune = carViewPruneJob(database.db, cleanupMs);
+  const priceGuide = priceGuideJob(database.db, config.PRICE_GUIDE_REFRESH_MINUTES * 60_000);
   const jobs = startJobs(
-    [paymentSweep, uploadSweep, deletedAccounts, alerts, messageMail, viewFlush, viewPrune],
+    [
+      paymentSweep,
+      uploadSweep,
+      deletedAccounts,
+      alerts,
+      messageMail,
+      viewFlush,
+      viewPrune,
+      priceGuide,
+    ],
     background,
   );
   // Registered before stopJobs' hook, so it runs after it (hooks run last registered first) and
@@ -415,6 +436,7 @@ export async function buildApp({
         await api.register(searchRoutes, { budget: searchBudget });
         await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
+        await api.register(priceGuideRoutes, { db: database.db, currency: config.CURRENCY });
         await api.register(bookingRoutes, {
           db: database.db,
           mail: mailSender,
@@ -462,6 +484,9 @@ export async function buildApp({
       browseSignedOut: config.BROWSE_SIGNED_OUT,
     });
     await app.ready();
+    // The price guide is fitted at start too (its job's timer first fires an interval later);
+    // in the background, so a large market does not hold up the first request.
+    void background.run(priceGuide.name, () => priceGuide.run());
   } catch (error) {
     await app.close().catch(() => {});
     throw error;
@@ -478,6 +503,7 @@ export async function buildApp({
     releaseDeletedEmails: () => deletedAccounts.run(),
     runAlerts: () => alerts.run(),
     runMessageMail: () => runMessageMail(messageMailDeps),
+    runPriceGuide: () => refreshPriceGuide(database.db, { force: true }),
     flushCarViews: () => viewFlush.run(),
     live,
   };

@@ -8,6 +8,7 @@ export * from './schemas/category.ts';
 export * from './common-passwords.ts';
 export * from './schemas/account.ts';
 export * from './schemas/listing.ts';
+export * from './schemas/price-guide.ts';
 export * from './schemas/booking.ts';
 export * from './schemas/admin.ts';
 export * from './vehicles.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textSchema } from '../text.ts';
-import { CONDITIONS, LISTING_STATUSES } from '../enums.ts';
+import { CONDITIONS, DEAL_RATINGS, LISTING_STATUSES } from '../enums.ts';
 import {
   BODY_TYPES,
   COLOURS,
@@ -51,8 +51,25 @@ export const ListingCardSchema = z.object({
   sellerVerified: z.boolean(),
   advertised: z.boolean(),
   createdAt: z.string(),
+  /**
+   * The car's price against its price guide (decision 032); null when it is not on sale or has
+   * too few comparable cars.
+   */
+  dealRating: z.enum(DEAL_RATINGS).nullable(),
 });
 export type ListingCard = z.infer<typeof ListingCardSchema>;
+
+/**
+ * A price guide in minor units of the car's currency (decision 032): the fair price and its
+ * low-high band, drawn from `comparables` similar cars.
+ */
+export const PriceGuideSchema = z.object({
+  fair: z.number().int(),
+  low: z.number().int(),
+  high: z.number().int(),
+  comparables: z.number().int(),
+});
+export type PriceGuide = z.infer<typeof PriceGuideSchema>;
 
 /**
  * `GET /api/category/:id`: the category and a page of its cars on sale, newest first (`limit`,
@@ -76,6 +93,8 @@ export const ListingDetailSchema = ListingCardSchema.extend({
   description: z.string(),
   vin: z.string().nullable(),
   categoryName: z.string(),
+  /** Null when the car is not on sale or has too few comparable cars. */
+  priceGuide: PriceGuideSchema.extend({ rating: z.enum(DEAL_RATINGS) }).nullable(),
   /**
    * When the car was first listed, ISO time: a car withdrawn and put back on sale keeps it (its
    * time on the market is not restarted by a relisting).

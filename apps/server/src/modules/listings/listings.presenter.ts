@@ -1,6 +1,7 @@
 import type {
   BodyType,
   Colour,
+  DealRating,
   Fuel,
   ListingBasics,
   ListingCard,
@@ -13,8 +14,19 @@ import { liveHold } from './lifecycle.ts';
 // Cars are read without their search document (listings.service.ts: listingWithSeller).
 export type ListingRow = Omit<typeof listing.$inferSelect, 'searchDoc'> & {
   sellerVerified: boolean;
+  /** From listing_deal, only while the car is on sale (listings.service.ts). */
+  dealRating: DealRating | null;
 };
-export type ListingDetailRow = ListingRow & { categoryName: string };
+export type ListingDetailRow = ListingRow & {
+  categoryName: string;
+  /** The car's price guide (listing_deal); shown only with a rating, i.e. while on sale. */
+  deal?: {
+    fairCents: number;
+    lowCents: number;
+    highCents: number;
+    comparables: number;
+  } | null;
+};
 
 /**
  * The public shape of a car; never the raw row. A hold that has lapsed but not yet been swept
@@ -50,6 +62,7 @@ export function presentListingCard(row: ListingRow): ListingCard {
     sellerVerified: row.sellerVerified,
     advertised: row.advertisedAt !== null,
     createdAt: row.createdAt.toISOString(),
+    dealRating: row.dealRating,
   };
 }
 
@@ -65,6 +78,16 @@ export function presentListingDetail(row: ListingDetailRow): ListingBasics {
     description: row.description,
     vin: row.vin,
     categoryName: row.categoryName,
+    priceGuide:
+      row.deal && row.dealRating
+        ? {
+            fair: row.deal.fairCents,
+            low: row.deal.lowCents,
+            high: row.deal.highCents,
+            comparables: row.deal.comparables,
+            rating: row.dealRating,
+          }
+        : null,
   });
 }
 

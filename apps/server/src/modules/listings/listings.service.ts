@@ -1,20 +1,40 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { DealRating } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
-import { category, listing, ON_SALE_SQL, user } from '../../db/schema.ts';
+import { category, listing, listingDeal, ON_SALE_SQL, user } from '../../db/schema.ts';
 import type { ListingDetailRow } from './listings.presenter.ts';
+
+/*
+ * A car on sale's deal rating (decision 032), kept in listing_deal by the price guide, which
+ * rewrites it on its own schedule; a row left for a car no longer on sale is never shown. Read
+ * by the car's id per row the query returns (a page, a person's saved cars), so every card query
+ * gets it from this one select without a join of its own.
+ */
+const dealRating = sql<DealRating | null>`(select ${listingDeal.rating} from ${listingDeal}
+  where ${listingDeal.listingId} = ${listing.id} and ${listing.status} in ('available', 'reserved'))`;
 
 /** A car's columns with its seller's verified flag (join `user` on the seller). */
 // The search document is for searching: every car read would carry its words for nothing.
 const { searchDoc: _searchDoc, ...listingColumns } = getTableColumns(listing);
-export const listingWithSeller = { ...listingColumns, sellerVerified: user.verified };
+export const listingWithSeller = { ...listingColumns, sellerVerified: user.verified, dealRating };
 
 const listingById = prepared('listing_by_id', (db) =>
   db
-    .select({ ...listingWithSeller, categoryName: category.name })
+    .select({
+      ...listingWithSeller,
+      categoryName: category.name,
+      deal: {
+        fairCents: listingDeal.fairCents,
+        lowCents: listingDeal.lowCents,
+        highCents: listingDeal.highCents,
+        comparables: listingDeal.comparables,
+      },
+    })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
     .innerJoin(category, eq(category.id, listing.categoryId))
+    .leftJoin(listingDeal, eq(listingDeal.listingId, listing.id))
     .where(eq(listing.id, sql.placeholder('id'))),
 );
 

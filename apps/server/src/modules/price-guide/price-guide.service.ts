@@ -1,0 +1,255 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PriceGuide, PriceGuideQuery } from '@carmarket/shared';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import { listingDeal, priceGuideFit } from '../../db/schema.ts';
+import {
+  BAND_SDS,
+  DEAL_THRESHOLDS,
+  guideFrom,
+  MILEAGE_UNIT_KM,
+  MIN_COMPARABLES,
+  solveFit,
+  type GroupSums,
+} from './price-guide.model.ts';
+
+/*
+ * The price guide's data (decision 032): `price_guide_fit` holds one fit per group of comparable
+ * cars, replaced whole by each refresh; `listing_deal` holds each car on sale's fair price, band
+ * and rating, rewritten by each refresh in one statement and for one car when it is listed or
+ * changed, from the newest fits.
+ */
+
+type Scope = (typeof priceGuideFit.$inferSelect)['scope'];
+
+/** Held (transaction-level) by the refresh: one process at a time refreshes. */
+const REFRESH_LOCK_KEY = 7_304_190_032;
+
+/** The cars a fit is drawn from: those on sale, and those sold in the last 12 months. */
+const MARKET = sql.raw(`reprice_cents > 0 and mileage_km is not null and (
+    status in ('available', 'reserved')
+    or (status = 'sold' and updated_at > now() - interval '12 months'))`);
+
+/** A car's age in whole years, this year's models 0. */
+const AGE = sql.raw(`(extract(year from current_date)::int - year)`);
+
+interface GroupRow extends GroupSums {
+  byModel: boolean;
+  byMake: boolean;
+  currency: string;
+  make: string | null;
+  model: string | null;
+  bodyType: string | null;
+}
+
+/**
+ * Sums per group over the market, in one pass: make and model, make and body type, body type
+ * (each within a currency). Every aggregate is plain SQL both PostgreSQL and PGlite run.
+ */
+async function groupSums(tx: Tx): Promise<GroupRow[]> {
+  return queryRows<GroupRow>(
+    tx,
+    sql`with market as (
+      select currency, make, model, body_type,
+        ${AGE}::float8 as x1,
+        mileage_km::float8 / ${MILEAGE_UNIT_KM} as x2,
+        ln(reprice_cents::float8) as y
+      from listing where ${MARKET}
+    )
+    select grouping(model) = 0 as "byModel", grouping(make) = 0 as "byMake",
+      currency, make, model, body_type as "bodyType", count(*)::int as n,
+      sum(x1) as s1, sum(x2) as s2, sum(y) as sy, sum(x1 * x1) as s11, sum(x2 * x2) as s22,
+      sum(x1 * x2) as s12, sum(x1 * y) as s1y, sum(x2 * y) as s2y, sum(y * y) as syy
+    from market
+    group by grouping sets ((currency, make, model), (currency, make, body_type), (currency, body_type))
+    having count(*) >= ${MIN_COMPARABLES}`,
+  );
+}
+
+/**
+ * The group a row of sums is, or null for groups that compare unlike cars: the model "Other"
+ * (any car its make does not list), the make "Other", and cars without a body type.
+ */
+function groupOf(
+  row: GroupRow,
+): { scope: Scope; make: string; model: string; bodyType: string } | null {
+  if (row.byModel) {
+    if (row.model === 'Other' || row.make === 'Other') return null;
+    return { scope: 'model', make: row.make!, model: row.model!, bodyType: '' };
+  }
+  if (row.bodyType === null) return null;
+  if (row.byMake) {
+    if (row.make === 'Other') return null;
+    return { scope: 'make_body', make: row.make!, model: '', bodyType: row.bodyType };
+  }
+  return { scope: 'body', make: '', model: '', bodyType: row.bodyType };
+}
+
+/** The fits of each car's first group with enough comparables (price_guide_fit m, b, t). */
+const FIT_JOINS = sql.raw(`
+  left join price_guide_fit m on m.scope = 'model' and m.currency = l.currency
+    and m.make = l.make and m.model = l.model and m.body_type = ''
+  left join price_guide_fit b on b.scope = 'make_body' and b.currency = l.currency
+    and b.make = l.make and b.model = '' and b.body_type = l.body_type
+  left join price_guide_fit t on t.scope = 'body' and t.currency = l.currency
+    and t.make = '' and t.model = '' and t.body_type = l.body_type`);
+/** One column of the chosen fit: each fit's columns are all set, so this picks one fit whole. */
+const fit = (column: string) => sql.raw(`coalesce(m.${column}, b.${column}, t.${column})`);
+
+const RATING = sql.raw(
+  `case ${DEAL_THRESHOLDS.map(([rating, upTo]) => `when ratio <= ${upTo} then '${rating}'`).join(' ')} else 'overpriced' end`,
+);
+
+/**
+ * Writes (or rewrites) listing_deal for the cars on sale `which` selects (a condition on `l`),
+ * from the newest fits, in one statement. Cars without a fit get no row here; the caller deletes
+ * their old one.
+ */
+async function rateWhere(tx: Tx, which: SQL): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    tx,
+    sql`with guided as (
+      select l.id, l.reprice_cents,
+        ${fit('intercept')} + ${fit('age_slope')} * ${AGE}
+          + ${fit('mileage_slope')} * coalesce(l.mileage_km, ${fit('mean_mileage_km')}) / ${MILEAGE_UNIT_KM}
+          as ln_fair,
+        ${fit('residual_sd')} as sd, ${fit('comparables')} as comparables
+      from listing l ${FIT_JOINS}
+      where l.status in ('available', 'reserved') and ${which}
+    ), rated as (
+      select id, ln_fair, sd, comparables, reprice_cents / exp(ln_fair) as ratio
+      from guided where ln_fair is not null
+    ), written as (
+      insert into listing_deal (listing_id, fair_cents, low_cents, high_cents, comparables, ratio, rating)
+      select id, round(exp(ln_fair))::bigint, round(exp(ln_fair - ${BAND_SDS} * sd))::bigint,
+        round(exp(ln_fair + ${BAND_SDS} * sd))::bigint, comparables, ratio, ${RATING}
+      from rated
+      on conflict (listing_id) do update set fair_cents = excluded.fair_cents,
+        low_cents = excluded.low_cents, high_cents = excluded.high_cents,
+        comparables = excluded.comparables, ratio = excluded.ratio, rating = excluded.rating
+      returning 1
+    )
+    select count(*)::int as n from written`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Rates these cars from the newest fits, at once (a car listed, repriced, changed or back on
+ * sale): in the caller's transaction, so the rating is kept exactly when the change is.
+ */
+export async function rateCars(tx: Tx, carIds: string[]): Promise<void> {
+  if (carIds.length === 0) return;
+  await tx.delete(listingDeal).where(inArray(listingDeal.listingId, carIds));
+  await rateWhere(
+    tx,
+    sql`l.id in (${sql.join(
+      carIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+}
+
+/** Forgets these cars' ratings (sold, removed). */
+export async function forgetCars(tx: Tx, carIds: string[]): Promise<void> {
+  if (carIds.length === 0) return;
+  await tx.delete(listingDeal).where(inArray(listingDeal.listingId, carIds));
+}
+
+export interface RefreshResult {
+  /** False when another process was refreshing, or had refreshed within the interval. */
+  refreshed: boolean;
+  fits: number;
+  rated: number;
+  ms: number;
+}
+
+/**
+ * Fits every group again and rewrites every car on sale's rating, in one transaction: readers see
+ * the old fits and ratings until it commits. Under a transaction-level advisory lock: a process
+ * that finds it taken skips (another is refreshing), and unless `force`, so does one that finds
+ * fits newer than `freshForMs` (another process refreshed this interval). `force` (tests, the
+ * benchmark) waits for the lock instead and always refreshes.
+ */
+export async function refreshPriceGuide(
+  db: Db,
+  { force = false, freshForMs = 0 }: { force?: boolean; freshForMs?: number } = {},
+): Promise<RefreshResult> {
+  const started = performance.now();
+  return db.transaction(async (tx) => {
+    const skipped = { refreshed: false, fits: 0, rated: 0, ms: 0 };
+    if (force) {
+      await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
+    } else {
+      const [lock] = await queryRows<{ locked: boolean }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(${REFRESH_LOCK_KEY}) as locked`,
+      );
+      if (!lock?.locked) return skipped;
+      const [fresh] = await queryRows<{ fresh: boolean }>(
+        tx,
+        sql`select coalesce(max(fitted_at) > now() - make_interval(secs => ${freshForMs / 1000}), false) as fresh
+          from price_guide_fit`,
+      );
+      if (fresh?.fresh) return skipped;
+    }
+    const fits = [];
+    for (const row of await groupSums(tx)) {
+      const group = groupOf(row);
+      if (!group) continue;
+      const sums = {
+        n: Number(row.n),
+        s1: Number(row.s1),
+        s2: Number(row.s2),
+        sy: Number(row.sy),
+        s11: Number(row.s11),
+        s22: Number(row.s22),
+        s12: Number(row.s12),
+        s1y: Number(row.s1y),
+        s2y: Number(row.s2y),
+        syy: Number(row.syy),
+      };
+      fits.push({ ...group, currency: row.currency, comparables: sums.n, ...solveFit(sums) });
+    }
+    await tx.delete(priceGuideFit);
+    for (let at = 0; at < fits.length; at += 1000) {
+      await tx.insert(priceGuideFit).values(fits.slice(at, at + 1000));
+    }
+    await tx.delete(listingDeal);
+    const rated = await rateWhere(tx, sql`true`);
+    return { refreshed: true, fits: fits.length, rated, ms: performance.now() - started };
+  });
+}
+
+const SCOPE_ORDER: Scope[] = ['model', 'make_body', 'body'];
+
+/**
+ * The guide for a car described by a seller (not yet listed): from its first group with a fit,
+ * as a listed car's; undefined when none has enough comparables.
+ */
+export async function guideFor(
+  db: Db,
+  query: PriceGuideQuery,
+  currency: string,
+): Promise<PriceGuide | undefined> {
+  const body = query.bodyType ?? null;
+  const fits = await db
+    .select()
+    .from(priceGuideFit)
+    .where(
+      and(
+        eq(priceGuideFit.currency, currency),
+        sql`(${priceGuideFit.scope} = 'model' and ${priceGuideFit.make} = ${query.make}
+            and ${priceGuideFit.model} = ${query.model} and ${priceGuideFit.bodyType} = '')
+          or (${priceGuideFit.scope} = 'make_body' and ${priceGuideFit.make} = ${query.make}
+            and ${priceGuideFit.model} = '' and ${priceGuideFit.bodyType} = ${body ?? ''})
+          or (${priceGuideFit.scope} = 'body' and ${priceGuideFit.make} = ''
+            and ${priceGuideFit.model} = '' and ${priceGuideFit.bodyType} = ${body ?? ''})`,
+      ),
+    );
+  const chosen = SCOPE_ORDER.map((scope) => fits.find((row) => row.scope === scope)).find(
+    (row) => row !== undefined && (row.scope === 'model' || body !== null),
+  );
+  if (!chosen) return undefined;
+  const age = new Date().getFullYear() - query.year;
+  return { ...guideFrom(chosen, age, query.mileageKm), comparables: chosen.comparables };
+}

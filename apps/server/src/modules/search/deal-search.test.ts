@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEAL_RATINGS,
@@ -11,6 +11,7 @@ import {
 import { listing, listingDeal } from '../../db/schema.ts';
 import { errorOf, signInAs, type TestClient } from '../../test/client.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { seedMarket } from '../price-guide/price-guide.test-helpers.ts';
 import {
   buyerWithMail,
   listCar,
@@ -19,8 +20,8 @@ import {
   startWithSeller,
 } from '../saved/saved.test-helpers.ts';
 
-/** What each rating's cars cost against their fair price here (two of each ratio: ties). */
-const RATIO: Record<DealRating, number> = {
+/** What share of its market's price a car of each rating is listed at here. */
+const SHARE: Record<DealRating, number> = {
   great: 0.7,
   good: 0.9,
   fair: 1,
@@ -28,32 +29,21 @@ const RATIO: Record<DealRating, number> = {
   overpriced: 1.35,
 };
 
+/** Three known markets the price guide fits, and the cars listed against them. */
+const MARKETS = [
+  { make: 'Mazda', model: 'MX-5', bodyType: 'Convertible' },
+  { make: 'Skoda', model: 'Octavia', bodyType: 'Estate' },
+  { make: 'Volvo', model: 'V60', bodyType: 'Estate' },
+];
+/** The market of the saved search's new cars. */
+const SUBARU = { make: 'Subaru', model: 'Outback', bodyType: 'Estate' };
+
 describe('the deal filter, facet and sort (GET /api/listings)', () => {
   let app: TestApp;
   let seller: TestClient;
   let buyer: TestClient;
   /** Every car on sale with its rating (null: no price guide), read back from the database. */
   let cars: { id: string; make: string; rating: DealRating | null; ratio: number | null }[];
-
-  /** Rates a car as the price guide would have (its fair price from the ratio given). */
-  async function rate(listingId: string, rating: DealRating, ratio = RATIO[rating]) {
-    const db = app.database.db;
-    const [car] = await db.select().from(listing).where(eq(listing.id, listingId));
-    const fairCents = Math.round(Number(car!.repriceCents) / ratio);
-    const row = {
-      listingId,
-      fairCents,
-      lowCents: Math.round(fairCents * 0.9),
-      highCents: Math.round(fairCents * 1.1),
-      comparables: 12,
-      ratio,
-      rating,
-    };
-    await db
-      .insert(listingDeal)
-      .values(row)
-      .onConflictDoUpdate({ target: listingDeal.listingId, set: row });
-  }
 
   async function readCars() {
     const db = app.database.db;
@@ -73,28 +63,40 @@ describe('the deal filter, facet and sort (GET /api/listings)', () => {
     });
   }
 
+  /** The market's price of a car like those listed here, by make. */
+  const priceOf = new Map<string, (year: number, mileageKm: number) => number>();
+  const thisYear = new Date().getFullYear();
+
+  /** Lists a car of a market at `share` of its price, through the seller's form call. */
+  const listAt = (make: string, share: number, name: string, year = thisYear - 4) => {
+    const market = [...MARKETS, SUBARU].find((each) => each.make === make)!;
+    return listCar(seller, {
+      name,
+      ...market,
+      year,
+      mileageKm: 40_000,
+      reprice: Math.round(priceOf.get(make)!(year, 40_000) * share),
+    });
+  };
+
   beforeAll(async () => {
     ({ app, seller } = await startWithSeller({ SEARCH_LIMIT_PER_MINUTE: '100000' }));
     buyer = await signInAs(app, 'buyer@demo.local');
-    const makes = ['Mazda', 'Skoda', 'Volvo'];
-    const models = ['MX-5', 'Octavia', 'V60'];
-    // Ten cars of each rating over three makes, and some the guide cannot rate.
+    for (const market of [...MARKETS, SUBARU]) {
+      priceOf.set(market.make, (await seedMarket(app, market)).priceOf);
+    }
+    await app.runPriceGuide();
+    // Two cars of each rating in each of three makes (the guide rates each as it is listed), and
+    // cars it cannot rate: the model "Other" without a body type has no comparable cars.
     for (let i = 0; i < 30; i++) {
       const rating = DEAL_RATINGS[i % DEAL_RATINGS.length]!;
-      const id = await listCar(seller, {
-        name: `Deal car ${i}`,
-        make: makes[i % 3]!,
-        model: models[i % 3]!,
-        reprice: 10_000_00 + i * 100_00,
-        year: 2015 + (i % 8),
-      });
-      await rate(id, rating);
+      await listAt(MARKETS[i % 3]!.make, SHARE[rating], `Deal car ${i}`, thisYear - 1 - (i % 8));
     }
     for (let i = 0; i < 5; i++) {
       await listCar(seller, {
         name: `Unrated car ${i}`,
-        make: makes[i % 3]!,
-        model: models[i % 3]!,
+        make: MARKETS[i % 3]!.make,
+        model: 'Other',
         reprice: 9_000_00,
         year: 2010,
       });
@@ -198,26 +200,13 @@ describe('the deal filter, facet and sort (GET /api/listings)', () => {
   it('alerts a saved search with deals only of new cars rated one of them when matched', async () => {
     const watcher = await buyerWithMail(app);
     await saveSearch(watcher, 'Great Subarus', 'make=Subaru&deal=great,good');
-    const great = await listCar(seller, {
-      name: 'Subaru Outback great',
-      make: 'Subaru',
-      model: 'Outback',
-      reprice: 7_000_00,
-      year: 2011,
-    });
-    await rate(great, 'great');
-    const overpriced = await listCar(seller, {
-      name: 'Subaru Outback dear',
-      make: 'Subaru',
-      model: 'Outback',
-      reprice: 12_000_00,
-      year: 2011,
-    });
-    await rate(overpriced, 'overpriced');
+    // Each rated as it is listed, in the transaction of its listing, before the worker matches.
+    await listAt('Subaru', SHARE.great, 'Subaru Outback great');
+    await listAt('Subaru', SHARE.overpriced, 'Subaru Outback dear');
     await listCar(seller, {
-      name: 'Subaru Outback unrated',
+      name: 'Subaru unrated',
       make: 'Subaru',
-      model: 'Forester',
+      model: 'Other',
       reprice: 9_000_00,
       year: 2011,
     });
@@ -228,10 +217,12 @@ describe('the deal filter, facet and sort (GET /api/listings)', () => {
     expect(mail[0]!.text).toContain('Subaru Outback great');
     expect(mail[0]!.text).toContain('deal=great');
 
-    // Its count now is the search's: the one great Subaru.
+    // Its count now is the search's.
+    const found = await search('make=Subaru&deal=great,good');
+    expect(found.items.map((car) => car.name)).toContain('Subaru Outback great');
     const list = await watcher.request('/api/saved-searches');
     const [saved] = SavedSearchListSchema.parse(await list.json());
     expect(saved!.query).toBe('make=Subaru&deal=great%2Cgood');
-    expect(saved!.matching).toBe(1);
+    expect(saved!.matching).toBe(found.total);
   });
 });

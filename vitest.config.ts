@@ -45,6 +45,7 @@ const once = [
   'apps/server/src/modules/system/shutdown.test.ts',
   'apps/server/src/modules/system/system.test.ts',
   'apps/server/src/modules/uploads/uploads.test.ts',
+  'apps/server/src/modules/vin/vin.test.ts',
   'apps/server/src/plugins/csrf.test.ts',
 ];
 

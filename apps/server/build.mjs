@@ -1,5 +1,6 @@
 // Bundles the server into dist/server.js and the admin command into dist/create-admin.js. Our own workspace code (TypeScript) is bundled in;
 // every npm dependency stays external and is loaded from node_modules at run time.
+import { copyFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await build({
@@ -22,3 +23,7 @@ await build({
     },
   ],
 });
+
+// The VIN decoder's thread is plain JavaScript started by URL beside the module that starts it
+// (modules/vin/vin-decoder.ts): beside the bundle it is dist/vin-worker.mjs (decision 033).
+await copyFile('src/modules/vin/vin-worker.mjs', 'dist/vin-worker.mjs');

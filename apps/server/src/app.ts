@@ -74,6 +74,10 @@ import { priceGuideRoutes } from './modules/price-guide/price-guide.routes.ts';
 import type { RefreshResult } from './modules/price-guide/price-guide.service.ts';
 import { refreshPriceGuide } from './modules/price-guide/price-guide.service.ts';
 import { subscribePriceGuide } from './modules/price-guide/price-guide.subscribers.ts';
+import { vinDecodingJob } from './jobs/vin-decoding.ts';
+import { createVinDecoder } from './modules/vin/vin-decoder.ts';
+import { vinRoutes } from './modules/vin/vin.routes.ts';
+import { subscribeVin } from './modules/vin/vin.subscribers.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { seoRoutes } from './modules/seo/seo.routes.ts';
 
@@ -112,6 +116,8 @@ export interface App {
    * PRICE_GUIDE_REFRESH_MINUTES by itself).
    */
   runPriceGuide: () => Promise<RefreshResult>;
+  /** One run of the VIN decoding of cars (it runs every VIN_DECODE_INTERVAL_SECONDS by itself). */
+  runVinDecoding: () => ReturnType<ReturnType<typeof vinDecodingJob>['run']>;
   /** This process's live streams of conversations. */
   live: LiveHub;
   database: Database;
@@ -258,6 +264,13 @@ export async function buildApp({
   subscribeMessages(events, live);
   subscribeListings(events, mailer);
   subscribePriceGuide(events);
+  // VIN decoding (decision 033): a worker thread, started by the first decode, ended when idle.
+  const vinDecoder = createVinDecoder({
+    log: app.log,
+    idleMs: config.VIN_DECODER_IDLE_MINUTES * 60_000,
+  });
+  app.addHook('onClose', () => vinDecoder.close());
+  subscribeVin(events, vinDecoder);
 
   const auth = createAuth({
     log: app.log,
@@ -358,6 +371,11 @@ export async function buildApp({
   const viewFlush = carViewFlushJob(viewCounter, config.VIEW_FLUSH_SECONDS * 1000);
   const viewPrune = carViewPruneJob(database.db, cleanupMs);
   const priceGuide = priceGuideJob(database.db, config.PRICE_GUIDE_REFRESH_MINUTES * 60_000);
+  const vinDecoding = vinDecodingJob(
+    database.db,
+    vinDecoder,
+    config.VIN_DECODE_INTERVAL_SECONDS * 1000,
+  );
   const jobs = startJobs(
     [
       paymentSweep,
@@ -367,6 +385,7 @@ export async function buildApp({
       messageMail,
       viewFlush,
       viewPrune,
+      vinDecoding,
       priceGuide,
     ],
     background,
@@ -437,6 +456,9 @@ export async function buildApp({
         await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
         await api.register(priceGuideRoutes, { db: database.db, currency: config.CURRENCY });
+        await api.register(vinRoutes, {
+          deps: { decoder: vinDecoder, counters, perMinute: config.VIN_DECODES_PER_MINUTE },
+        });
         await api.register(bookingRoutes, {
           db: database.db,
           mail: mailSender,
@@ -505,6 +527,7 @@ export async function buildApp({
     runMessageMail: () => runMessageMail(messageMailDeps),
     runPriceGuide: () => refreshPriceGuide(database.db, { force: true }),
     flushCarViews: () => viewFlush.run(),
+    runVinDecoding: () => vinDecoding.run(),
     live,
   };
 }

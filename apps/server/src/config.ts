@@ -240,6 +240,19 @@ const EnvSchema = z
     ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Milliseconds each statement of a search may run (PostgreSQL only); past it, 503. */
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
+    /**
+     * VINs one person may have decoded a minute (`GET /api/vin/:vin`; a decode takes the decoder
+     * a few hundred milliseconds; VINs decoded lately answer from memory and do not count); past
+     * it, 429 (decision 033).
+     */
+    VIN_DECODES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /**
+     * Minutes the VIN decoder (a worker thread holding the vPIC data, about 200 MB) stays loaded
+     * after its last decode; the first decode after that loads it again (about a second).
+     */
+    VIN_DECODER_IDLE_MINUTES: z.coerce.number().min(0.01).default(5),
+    /** How often each process decodes the VINs of cars not yet decoded (a few at a time). */
+    VIN_DECODE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
     /** Seconds between the comments that keep a live stream open through proxies. */
     LIVE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(25),
     /**

@@ -13,6 +13,7 @@ export * from './schemas/booking.ts';
 export * from './schemas/admin.ts';
 export * from './vehicles.ts';
 export * from './vin.ts';
+export * from './schemas/vin.ts';
 export * from './schemas/search.ts';
 export * from './schemas/saved.ts';
 export * from './schemas/settings.ts';

@@ -215,6 +215,9 @@ export async function apiCallers(app: TestApp) {
         return { path: path.replace('{id}', await freshCar('withdrawn')) };
       case 'POST /api/listings/{id}/remove':
         return { path: path.replace('{id}', car!), body: { reason: 'Matrix reason' } };
+      case 'GET /api/vin/{vin}':
+        // A real VIN: a 2003 Honda Accord.
+        return { path: path.replace('{vin}', '1HGCM82633A004352') };
       case 'GET /api/price-guide':
         // The small demo set has too few of any kind for a fit: past the policy, 404.
         return {

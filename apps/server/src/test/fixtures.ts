@@ -38,6 +38,7 @@ export interface NewCarOptions {
   category?: CategoryName | (string & {});
   name?: string;
   repriceCents?: number;
+  vin?: string;
 }
 
 const demoSellers = new WeakMap<Server, Promise<TestClient>>();
@@ -77,6 +78,7 @@ export async function newCar(app: Server, options: NewCarOptions = {}): Promise<
     condition: 'Good',
     describe: 'A car listed by a test, for that test alone.',
     images: [url],
+    ...(options.vin && { vin: options.vin }),
   });
   if (created.status !== 200) {
     throw new Error(`listing failed: ${created.status} ${await created.text()}`);

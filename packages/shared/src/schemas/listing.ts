@@ -11,6 +11,7 @@ import {
   TRANSMISSIONS,
 } from '../vehicles.ts';
 import { vinProblem } from '../vin.ts';
+import { VinDecodedSchema } from './vin.ts';
 
 export const ListingImageSchema = z.object({
   url: z.string(),
@@ -92,6 +93,8 @@ export type CategoryDetail = z.infer<typeof CategoryDetailSchema>;
 export const ListingDetailSchema = ListingCardSchema.extend({
   description: z.string(),
   vin: z.string().nullable(),
+  /** What the VIN decodes as (decision 033); null without a VIN, or until it is decoded. */
+  vinDecoded: VinDecodedSchema.nullable(),
   categoryName: z.string(),
   /** Null when the car is not on sale or has too few comparable cars. */
   priceGuide: PriceGuideSchema.extend({ rating: z.enum(DEAL_RATINGS) }).nullable(),

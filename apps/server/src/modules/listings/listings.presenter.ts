@@ -7,7 +7,9 @@ import type {
   ListingCard,
   MyListing,
   Transmission,
+  VinDecoded,
 } from '@carmarket/shared';
+import { VinDecodeSchema } from '@carmarket/shared';
 import type { listing } from '../../db/schema.ts';
 import { liveHold } from './lifecycle.ts';
 
@@ -72,11 +74,23 @@ export function presentListingCard(row: ListingRow): ListingCard {
  * instead of 0.04 (decision 014).
  */
 
+/**
+ * What the car's VIN decodes as (kept by the VIN decoding, decision 033), when the decode is of
+ * its present VIN; null before (or without) one, and for a VIN that cannot be decoded.
+ */
+function presentVinDecoded(row: ListingRow): VinDecoded | null {
+  const kept = VinDecodeSchema.safeParse(row.vinDecoded);
+  if (!kept.success || kept.data.vin !== row.vin) return null;
+  const { make, model, year, trim, catalogue } = kept.data;
+  return { make, ...(model && { model }), ...(year && { year }), ...(trim && { trim }), catalogue };
+}
+
 /** The car as the car page and My cars share it; the route adds the page's price history. */
 export function presentListingDetail(row: ListingDetailRow): ListingBasics {
   return Object.assign(presentListingCard(row), {
     description: row.description,
     vin: row.vin,
+    vinDecoded: presentVinDecoded(row),
     categoryName: row.categoryName,
     priceGuide:
       row.deal && row.dealRating

@@ -37,6 +37,8 @@ export const ACCESS: Record<string, string> = {
   'GET /api/places': '200 200 200 200 200 200 200 200',
   // The seller's price guide (decision 032): anyone signed in; the small demo set fits none.
   'GET /api/price-guide': '401 404 404 404 404 404 404 401',
+  // Decoding a VIN (decision 033): anyone signed in.
+  'GET /api/vin/{vin}': '401 200 200 200 200 200 200 401',
   'PUT /api/saved-cars/{listingId}': '401 200 200 200 403 403 403 401',
   'DELETE /api/saved-cars/{listingId}': '401 200 200 200 403 403 403 401',
   'GET /api/saved-cars': '401 200 200 200 403 403 403 401',

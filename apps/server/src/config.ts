@@ -181,7 +181,7 @@ const EnvSchema = z
      * How often the price guide is fitted again and every car on sale rated again (decision 032);
      * also at start. With several processes, one of them refreshes per interval.
      */
-    PRICE_GUIDE_REFRESH_MINUTES: z.coerce.number().min(0.01).default(60),
+    PRICE_GUIDE_REFRESH_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
     /**
      * Count views of cars' pages for their sellers' stats (decision 027). `false` counts none:
      * the view-counting benchmark's baseline.

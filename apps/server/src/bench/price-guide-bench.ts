@@ -8,7 +8,8 @@
 // overpriced (target 95 %). The app runs in this process (buildApp) and the car page is asked
 // through app.inject, signed in. Figures, not a test. Settings: BENCH_DATABASE_URL (an admin URL;
 // default the local server; its database is dropped at the end), BENCH_PG_CARS, BENCH_PGLITE_CARS,
-// BENCH_HELD_OUT, BENCH_PAGES; --no-pg, --no-pglite, --keep (the PostgreSQL database, to look into).
+// BENCH_HELD_OUT, BENCH_PAGES (cars asked with a guide, and as many without); --no-pg,
+// --no-pglite, --keep (keeps the PostgreSQL database, to look into).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,13 +159,13 @@ async function signIn(app: App): Promise<string> {
 }
 
 /**
- * Car pages through the app, in rounds: the sample with its guide, then with the guide's rows
- * taken away (the page then says it has none), then the rows written back. Both halves see the
- * same cars on the same machine at the same moment.
+ * Car pages through the app: half the sampled cars keep their guide, the other half have its row
+ * taken away (their page says they have none), and the two are asked in turn, car by car, in
+ * rounds, so both see the same machine at the same moment.
  */
 async function timeCarPages(app: App, ids: string[]) {
   const cookie = await signIn(app);
-  const page = async (id: string) => {
+  const page = async (id: string, guide: boolean) => {
     const start = performance.now();
     const response = await app.app.inject({
       method: 'GET',
@@ -173,24 +174,31 @@ async function timeCarPages(app: App, ids: string[]) {
     });
     const ms = performance.now() - start;
     if (response.statusCode !== 200) throw new Error(`car page: ${response.statusCode}`);
-    return { ms, guided: (JSON.parse(response.body) as { priceGuide: unknown }).priceGuide };
+    const guided = (JSON.parse(response.body) as { priceGuide: unknown }).priceGuide !== null;
+    if (guided !== guide) throw new Error(`a car page ${guide ? 'without' : 'with'} its guide`);
+    return ms;
   };
-  for (const id of ids.slice(0, 50)) await page(id);
+  const half = Math.floor(ids.length / 2);
+  const guided = ids.slice(0, half);
+  const unguided = ids.slice(half, 2 * half);
+  await app.database.db.execute(
+    sql`delete from listing_deal where listing_id in (${sql.join(
+      unguided.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+  await app.database.db.execute(sql`vacuum analyze listing_deal`);
+  for (let i = 0; i < half; i++) {
+    await page(guided[i]!, true);
+    await page(unguided[i]!, false);
+  }
   const withGuide: number[] = [];
   const without: number[] = [];
-  const idList = sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
   for (let round = 0; round < 5; round++) {
-    for (const id of ids) {
-      const { ms, guided } = await page(id);
-      if (!guided) throw new Error('a sampled car has no guide');
-      withGuide.push(ms);
+    for (let i = 0; i < half; i++) {
+      withGuide.push(await page(guided[i]!, true));
+      without.push(await page(unguided[i]!, false));
     }
-    await app.database.db.execute(sql`delete from listing_deal where listing_id in (${idList})`);
-    for (const id of ids) without.push((await page(id)).ms);
-    await app.database.db.transaction((tx) => rateCars(tx, ids));
   }
   return {
     withP50: percentile(withGuide, 50),
@@ -245,7 +253,7 @@ async function run(database: string, cars: number, env: Record<string, string>):
 
     const sample = await queryRows<{ id: string }>(
       db,
-      sql`select listing_id as id from listing_deal order by random() limit ${pages}`,
+      sql`select listing_id as id from listing_deal order by random() limit ${2 * pages}`,
     );
     const carPages = await timeCarPages(
       app,

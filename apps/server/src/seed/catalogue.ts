@@ -428,6 +428,22 @@ export interface CatalogueCar extends SeedCar {
   category: DemoCategoryName;
 }
 
+/**
+ * Each body type's typical new price (the geometric mean of its lines'). A demo car's value leans
+ * three quarters on it and a quarter on its own line's: with about two cars per model, the demo's
+ * price guide (decision 032) compares cars by body type, and its ratings read sensibly only when
+ * a body type's cars are priced alike.
+ */
+const TYPICAL_NEW_PRICE = new Map(
+  [...new Set(LINES.map((line) => line.bodyType))].map((body) => {
+    const prices = LINES.filter((line) => line.bodyType === body).map((line) => line.newPrice);
+    const mean = prices.reduce((sum, price) => sum + Math.log(price), 0) / prices.length;
+    return [body, Math.exp(mean)];
+  }),
+);
+const demoNewPrice = (line: Line) =>
+  Math.round((TYPICAL_NEW_PRICE.get(line.bodyType)! ** 0.75 * line.newPrice ** 0.25) / 500) * 500;
+
 export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
   const random = sequence(2026);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -436,7 +452,9 @@ export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
     const age = 1 + Math.floor(random() * (line.fuel === 'electric' ? 7 : 14));
     const year = thisYear - age;
     const mileageKm = Math.round((age * (9_000 + random() * 11_000)) / 100) * 100;
-    const value = line.newPrice * 0.86 ** age * (0.9 + random() * 0.2);
+    const newPrice = demoNewPrice(line);
+    // About 8 % either way around the price its age makes: the spread of a real market.
+    const value = newPrice * 0.86 ** age * (0.92 + random() * 0.16);
     const askingPrice = Math.max(2_500, Math.round(value / 50) * 50);
     const condition: Condition = age <= 4 ? 'Excellent' : age <= 9 ? 'Good' : 'Fair';
     const transmission: Transmission =
@@ -451,7 +469,7 @@ export function wideDemoCatalogue(count = 72, thisYear = 2026): CatalogueCar[] {
       condition,
       mileageKm,
       askingPrice,
-      originalPrice: line.newPrice,
+      originalPrice: newPrice,
       color: colour.hex,
       // No mileage in words: the car's page shows it in the site's unit (decision 013).
       description: `${year} ${line.make} ${line.model}, ${colour.name.toLowerCase()}, ${transmission} gearbox, ${line.fuel}. ${condition === 'Excellent' ? 'Like new, full service history.' : condition === 'Good' ? 'Well kept, serviced every year.' : 'Priced for its age; runs and drives well.'}`,

@@ -11,8 +11,10 @@ import { useListing } from '../../features/listings/api/get-listing';
 import { ListingFacts } from '../../features/listings/components/listing-facts';
 import { ListingGallery } from '../../features/listings/components/listing-gallery';
 import { ListingPrice } from '../../features/listings/components/listing-price';
+import { PriceHistory } from '../../features/listings/components/price-history';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
+import { PriceBand } from '../../features/price-guide';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
@@ -114,6 +116,8 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             size="lg"
           />
         </div>
+        <PriceHistory listing={listing} className="mt-2" />
+        <PriceBand listing={listing} className="mt-5" />
         {mine ? (
           <LazyYourCarPanel car={listing} className="mt-6" />
         ) : (

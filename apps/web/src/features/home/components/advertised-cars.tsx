@@ -4,6 +4,7 @@ import type { Link as LinkComponent } from 'react-router';
 
 import { formatMileage } from '../../../lib/units';
 import { ListingPrice, VerifiedBadge } from '../../listings';
+import { DealBadge } from '../../price-guide';
 
 // The heart (buyers only) loads after the cards: imported here, its code would make the home
 // page's import of this chunk name the stylesheet it depends on, bytes the home page does not have.
@@ -87,6 +88,11 @@ export default function AdvertisedCars({
                     orprice={car.orprice}
                     currency={car.currency}
                   />
+                  {car.dealRating && (
+                    <p className="flex">
+                      <DealBadge rating={car.dealRating} />
+                    </p>
+                  )}
                   <p className="flex flex-wrap items-center gap-2 text-sm text-muted">
                     Seller: {car.seller}
                     {car.sellerVerified && <VerifiedBadge />}

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { formatDistance, lengthUnitOf } from '../../../lib/units';
 import { useLocalTime } from '../../../lib/use-hydrated';
+import { DealBadge } from '../../price-guide';
 import { fuelLabel, transmissionLabel } from '../car-labels';
 import { ListingFacts } from './listing-facts';
 import { ListingPrice } from './listing-price';
@@ -126,6 +127,12 @@ export function ListingCard({
             currency={listing.currency}
           />
         </div>
+        {/* Read after the price; drawn on the photo, so a rated card is no taller than others. */}
+        {listing.dealRating && (
+          <div className="absolute top-3 left-3 flex">
+            <DealBadge rating={listing.dealRating} />
+          </div>
+        )}
         <ListingFacts listing={listing} className="mt-4" />
         <div className="mt-auto pt-5">{action}</div>
       </div>

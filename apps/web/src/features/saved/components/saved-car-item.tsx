@@ -1,6 +1,7 @@
 import { formatMoney, type ListingStatus, type SavedCar } from '@carmarket/shared';
 import { Link } from 'react-router';
 
+import { DealBadge } from '../../price-guide';
 import { carTitle } from '../car-title';
 
 const STATUS_BADGES: Partial<Record<ListingStatus, { label: string; className: string }>> = {
@@ -87,6 +88,7 @@ export function SavedCarItem({
               </Link>
             </h2>
             <StatusBadge status={car.status} />
+            <DealBadge rating={car.dealRating} />
             {saved.backOnSaleAt && (
               <span className="badge badge-sm whitespace-nowrap badge-success badge-soft">
                 Back on sale

@@ -16,6 +16,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
 import { useCategoryChoices } from '../../categories';
+import { SellerPriceGuide } from '../../price-guide';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import { ListingFormActions, LocationControl, PhotosControl } from './listing-form-parts';
 import {
@@ -175,7 +176,11 @@ export function ListingForm({
       )}
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Asking price (USD)" error={errors.reprice?.message}>
+        <Field
+          label="Asking price (USD)"
+          error={errors.reprice?.message}
+          hint={<SellerPriceGuide control={control} mileageUnit={mileageUnit} />}
+        >
           {(control) => (
             <input {...control} {...register('reprice', { valueAsNumber: true })} {...priceInput} />
           )}

@@ -10,6 +10,7 @@ const noDatabase = [
   'apps/server/src/jobs/job.test.ts',
   'apps/server/src/lib/cursor.test.ts',
   'apps/server/src/module-graph.test.ts',
+  'apps/server/src/modules/price-guide/price-guide.model.test.ts',
   'apps/server/src/modules/system/start.test.ts',
   'apps/server/src/seed/demo-data.test.ts',
 ];

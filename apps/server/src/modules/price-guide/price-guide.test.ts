@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ListingDetailSchema,
@@ -5,7 +6,9 @@ import {
   SearchResultSchema,
   type DealRating,
 } from '@carmarket/shared';
+import { listingDeal } from '../../db/schema.ts';
 import { errorOf, register, TestClient } from '../../test/client.ts';
+import { payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { newCar } from '../listings/listings.test-helpers.ts';
 import { seedMarket } from './price-guide.test-helpers.ts';
@@ -127,6 +130,27 @@ describe('price guide and deal rating', () => {
     // Back on sale, it is rated again at once.
     expect((await seller.post(`/api/listings/${carId}/relist`)).status).toBe(200);
     expect((await saved())?.car.dealRating).toBe('great');
+  });
+
+  it('forgets the rating of a car once it is sold', async () => {
+    const buyerOfOne = await register(app);
+    const carId = await carAt(0.7);
+    expect((await buyerOfOne.request(`/api/saved-cars/${carId}`, { method: 'PUT' })).status).toBe(
+      200,
+    );
+    const booked = await buyerOfOne.post('/api/category', validBooking(carId));
+    const { insertedId: bookingId } = (await booked.json()) as { insertedId: string };
+    await payFor(buyerOfOne, bookingId);
+    const saved = SavedCarListSchema.parse(
+      await (await buyerOfOne.get('/api/saved-cars')).json(),
+    ).find((entry) => entry.listingId === carId);
+    expect(saved?.car.status).toBe('sold');
+    expect(saved?.car.dealRating).toBeNull();
+    const [row] = await app.database.db
+      .select()
+      .from(listingDeal)
+      .where(eq(listingDeal.listingId, carId));
+    expect(row).toBeUndefined();
   });
 
   it('gives no rating when too few comparable cars exist', async () => {

@@ -151,14 +151,16 @@ const anyOf = (
       )})`
     : undefined;
 
-/** Cars whose deal rating is one of `ratings`: a car without a rating matches none. */
-const dealIn = (ratings: readonly string[] | undefined, bind: Bind): SQL | undefined => {
-  const rated = anyOf(sql`d.rating`, 'deal', ratings, bind);
-  return (
-    rated &&
-    sql`exists (select 1 from ${listingDeal} d where d.listing_id = ${listing.id} and ${rated})`
-  );
-};
+/** A car's deal rating, null without one: read by the car's id, row by row. */
+const dealRatingOf = sql`(select d.rating from ${listingDeal} d where d.listing_id = ${listing.id})`;
+
+/**
+ * Cars whose deal rating is one of `ratings`: a car without a rating matches none. A lookup per
+ * car, never a join: a join let the planner hash every rated car in the table to count a sample
+ * of 20,000 (190 ms at 1,000,000 cars, against 15 ms of lookups).
+ */
+const dealIn = (ratings: readonly string[] | undefined, bind: Bind): SQL | undefined =>
+  anyOf(dealRatingOf, 'deal', ratings, bind);
 
 const all = (parts: (SQL | undefined)[]): SQL =>
   sql.join(parts.filter((part): part is SQL => part !== undefined).concat(sql`true`), sql` and `);
@@ -504,7 +506,7 @@ async function countFacets(
     db,
     sql`with matching as materialized (
       select make, model, body_type, fuel, transmission, condition, year, reprice_cents,
-        (select d.rating from ${listingDeal} d where d.listing_id = ${listing.id}) as deal,
+        ${dealRatingOf} as deal,
         ${flag('make')} as f_make, ${flag('model')} as f_model, ${flag('bodyType')} as f_bodyType,
         ${flag('fuel')} as f_fuel, ${flag('transmission')} as f_transmission,
         ${flag('condition')} as f_condition, ${flag('deal')} as f_deal, ${flag('year')} as f_year, ${flag('price')} as f_price

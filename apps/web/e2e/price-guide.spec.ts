@@ -4,6 +4,7 @@ import {
   expectNoAxeViolationsWideAndNarrow,
   fromSite,
   otherSession,
+  scrollToAdvertised,
   signUpBuyerApi,
   signUpSellerApi,
   solidPng,
@@ -118,6 +119,27 @@ test.describe('the price guide', () => {
     await expect(page.getByTestId('price-history')).toHaveText('Listed today');
     await expectNoAxeViolationsWideAndNarrow(page);
     await shoot(page, 'car-band');
+
+    // Saved, it says the same among the buyer's saved cars.
+    const saved = await page.request.put(`/api/saved-cars/${carId}`, { headers: fromSite });
+    expect(saved.ok(), await saved.text()).toBe(true);
+    await page.goto('/dashboard/saved');
+    await expect(
+      page
+        .getByTestId('saved-car')
+        .filter({ hasText: 'Kia EV6 GT-Line' })
+        .getByTestId('deal-badge'),
+    ).toHaveText('Great deal');
+
+    // The home page's advertised cars are demo cars, each rated from the same fit.
+    await page.goto('/');
+    await scrollToAdvertised(page);
+    const advertised = page.getByTestId('advertised-car');
+    await expect(advertised.first()).toBeVisible();
+    await expect(advertised.getByTestId('deal-badge').first()).toHaveText(
+      /^(Great deal|Good deal|Fair deal|High price|Overpriced)$/,
+    );
+    await shoot(page, 'home-advertised');
 
     await page.goto(`/listing/${noGuideId}`);
     await expect(page.getByRole('region', { name: 'Price guide' })).toHaveText(

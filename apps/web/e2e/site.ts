@@ -106,6 +106,8 @@ export interface CarDetails {
   reprice?: number;
   orprice?: number;
   mileageKm?: number;
+  year?: number;
+  vin?: string;
   /** Its photos' URLs (uploaded already); one blue photo is uploaded when none are given. */
   images?: string[];
 }

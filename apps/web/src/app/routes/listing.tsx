@@ -18,6 +18,7 @@ import { PriceBand } from '../../features/price-guide';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
+import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';
 import { ApiError } from '../../lib/api-client';
 import { usePage } from '../../lib/page';
 import { useQueryParams } from '../../lib/use-query-params';
@@ -141,6 +142,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
           full={listing}
           className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
         />
+        <VinDecodedNote listing={listing} className="mt-4" />
       </div>
       <section aria-labelledby="description-title" className="lg:col-span-7">
         <h2 id="description-title" className="text-xl font-bold">

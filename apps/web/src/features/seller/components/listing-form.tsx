@@ -8,7 +8,7 @@ import {
   modelsOf,
   OTHER,
 } from '@carmarket/shared';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 
 import { Field } from '../../../components/ui/field';
@@ -17,6 +17,7 @@ import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
 import { useCategoryChoices } from '../../categories';
 import { SellerPriceGuide } from '../../price-guide';
+import { FillFromVinButton, useFillFromVin } from '../../vin';
 import { usePhotoUploads, type Photo } from '../hooks/use-photo-uploads';
 import { ListingFormActions, LocationControl, PhotosControl } from './listing-form-parts';
 import {
@@ -74,6 +75,7 @@ export function ListingForm({
     register,
     handleSubmit,
     setError,
+    clearErrors,
     setValue,
     control,
     getValues,
@@ -117,6 +119,28 @@ export function ListingForm({
 
   const maxYear = maxModelYear();
   const make = watch('make');
+  // Fill from VIN (decision 033): the catalogue's make and model, the year, body, fuel, gearbox.
+  const vinFill = useFillFromVin({
+    vin: watch('vin'),
+    onDecoded: (decoded) => {
+      const options = { shouldDirty: true, shouldValidate: isSubmitted };
+      setValue('make', decoded.catalogue.make, options);
+      // Once the make's models are the select's options (the effect below).
+      setDecodedModel(decoded.catalogue.model);
+      if (decoded.year) setValue('year', decoded.year, options);
+      if (decoded.bodyType) setValue('bodyType', decoded.bodyType, options);
+      if (decoded.fuel) setValue('fuel', decoded.fuel, options);
+      if (decoded.transmission) setValue('transmission', decoded.transmission, options);
+      clearErrors('vin');
+    },
+    onError: (message) => setError('vin', { type: 'server', message }, { shouldFocus: true }),
+  });
+  const [decodedModel, setDecodedModel] = useState<string | null>(null);
+  useEffect(() => {
+    if (decodedModel === null) return;
+    setValue('model', decodedModel, { shouldDirty: true, shouldValidate: isSubmitted });
+    setDecodedModel(null);
+  }, [decodedModel, make, setValue, isSubmitted]);
   const categoryName = getValues('category');
 
   return (
@@ -136,6 +160,32 @@ export function ListingForm({
       >
         {(control) => (
           <input {...control} {...register('name')} type="text" className="input w-full" />
+        )}
+      </Field>
+
+      <Field
+        label="VIN (optional)"
+        hint={vinFill.hint ?? '17 characters, on the windscreen or door frame'}
+        error={errors.vin?.message}
+      >
+        {(control) => (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <input
+              {...control}
+              {...register('vin', { onChange: () => clearErrors('vin') })}
+              type="text"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={20}
+              className="input w-full font-mono uppercase"
+            />
+            <FillFromVinButton
+              fill={vinFill.fill}
+              busy={vinFill.busy}
+              disabled={vinFill.disabled}
+              describedBy={control['aria-describedby']}
+            />
+          </div>
         )}
       </Field>
 
@@ -260,23 +310,6 @@ export function ListingForm({
           options={COLOURS}
         />
         <LocationControl control={control} error={errors.location?.message} />
-        <Field
-          label="VIN (optional)"
-          hint="17 characters, on the windscreen or door frame"
-          error={errors.vin?.message}
-        >
-          {(control) => (
-            <input
-              {...control}
-              {...register('vin')}
-              type="text"
-              autoCapitalize="characters"
-              spellCheck={false}
-              maxLength={20}
-              className="input w-full font-mono uppercase"
-            />
-          )}
-        </Field>
       </div>
 
       <Field

@@ -1,0 +1,86 @@
+import { vinProblem, type VinDecode } from '@carmarket/shared';
+import { useState } from 'react';
+
+import { useDecodeVin, vinErrorMessage } from '../api/decode-vin';
+
+/** What the VIN decodes as, in words: "2003 Honda Accord EX-V6". */
+export function vinWords(decoded: Pick<VinDecode, 'year' | 'make' | 'model' | 'trim'>): string {
+  return [decoded.year, decoded.make, decoded.model, decoded.trim].filter(Boolean).join(' ');
+}
+
+/** Why the button cannot decode what is typed yet; null when it can. */
+function reasonOf(vin: string): string | null {
+  if (!vin) return 'Type the VIN to fill in the car from it.';
+  const problem = vinProblem(vin);
+  return problem ? `${problem}.`.replace(/\.\.$/, '.') : null;
+}
+
+/**
+ * "Fill from VIN" on the car form (decision 033): decodes the VIN typed beside it and hands the
+ * answer to `onDecoded`, which fills the form. The hint under the field says why it cannot be
+ * pressed yet, or what was filled; the server's refusals (400, 404, 429) go to `onError`, which
+ * shows them as the field's error.
+ */
+export function useFillFromVin({
+  vin: typed,
+  onDecoded,
+  onError,
+}: {
+  vin: string | undefined;
+  onDecoded: (decoded: VinDecode) => void;
+  onError: (message: string) => void;
+}) {
+  const vin = (typed ?? '').trim().toUpperCase();
+  const decode = useDecodeVin();
+  const [filled, setFilled] = useState<{ vin: string; words: string } | null>(null);
+  const reason = reasonOf(vin);
+  const busy = decode.isPending;
+
+  function fill() {
+    if (reason || busy) return;
+    decode.mutate(vin, {
+      onSuccess: (decoded) => {
+        onDecoded(decoded);
+        setFilled({ vin, words: vinWords(decoded) });
+      },
+      onError: (error) => {
+        setFilled(null);
+        onError(vinErrorMessage(error));
+      },
+    });
+  }
+
+  const hint = busy
+    ? 'Decoding the VIN…'
+    : filled?.vin === vin
+      ? `Filled in from the VIN: ${filled.words}. Check the fields before you save.`
+      : reason;
+  return { fill, busy, disabled: Boolean(reason), hint };
+}
+
+/** The button itself, beside the VIN field; described by the field's hint (and error). */
+export function FillFromVinButton({
+  fill,
+  busy,
+  disabled,
+  describedBy,
+}: {
+  fill: () => void;
+  busy: boolean;
+  disabled: boolean;
+  describedBy: string | undefined;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button-outline shrink-0"
+      aria-disabled={disabled || busy || undefined}
+      aria-busy={busy || undefined}
+      aria-describedby={describedBy}
+      onClick={fill}
+    >
+      {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      Fill from VIN
+    </button>
+  );
+}

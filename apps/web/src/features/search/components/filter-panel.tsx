@@ -238,9 +238,12 @@ export function FilterPanel({
           </ul>
         )}
       </Section>
-      <Section title="Deal">
-        <Checklist name="deal" params={params} values={facets?.deal} onChange={onChange} />
-      </Section>
+      {/* No group until some car has a price guide (a new site, a market of few cars). */}
+      {(facets?.deal.length !== 0 || params.getAll('deal').length > 0) && (
+        <Section title="Deal">
+          <Checklist name="deal" params={params} values={facets?.deal} onChange={onChange} />
+        </Section>
+      )}
       <Section title="Year">
         <div className="flex gap-2">
           <Select label="From" value={params.get('yearMin') ?? ''} onChange={set('yearMin')}>

@@ -264,7 +264,7 @@ export async function buildApp({
   subscribeMessages(events, live);
   subscribeListings(events, mailer);
   subscribePriceGuide(events);
-  // VIN decoding (decision 033): a worker thread, started by the first decode, ended when idle.
+  // VIN decoding (decision 033): a child process, started by the first decode, ended when idle.
   const vinDecoder = createVinDecoder({
     log: app.log,
     idleMs: config.VIN_DECODER_IDLE_MINUTES * 60_000,

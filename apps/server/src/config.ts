@@ -247,7 +247,7 @@ const EnvSchema = z
      */
     VIN_DECODES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /**
-     * Minutes the VIN decoder (a worker thread holding the vPIC data, about 200 MB) stays loaded
+     * Minutes the VIN decoder (a process of its own holding the vPIC data, about 230 MB) stays up
      * after its last decode; the first decode after that loads it again (about a second).
      */
     VIN_DECODER_IDLE_MINUTES: z.coerce.number().min(0.01).default(5),

@@ -5,7 +5,7 @@ import { addCarApi, expectNoAxeViolationsWideAndNarrow, fromSite, signUpSellerAp
 /*
  * Issue 31 part 5 in the browser (decision 033): Fill from VIN on the add-car form, and the car
  * page's line about what its VIN decodes as, with the warning when the seller's details disagree.
- * The server decodes offline (the NHTSA's vPIC data in a worker thread).
+ * The server decodes offline (the NHTSA's vPIC data in a process of its own).
  */
 
 const SHOTS = '/tmp/h/shots';

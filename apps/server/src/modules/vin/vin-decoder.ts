@@ -1,39 +1,42 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { VinDecode } from '@carmarket/shared';
 import { AppError } from '../../lib/errors.ts';
 import { presentDecode, type WorkerDecode } from './vin-mapping.ts';
 
 /**
- * The VIN decoder (decision 033): a worker thread holding the vPIC data, started by the first
- * decode and ended after `idleMs` without one, so a process that never decodes pays nothing and
- * a decode (a few hundred milliseconds of SQLite) never blocks the event loop. Answers are kept
- * in memory, most recently used first (a VIN always decodes the same).
+ * The VIN decoder (decision 033): a child process holding the vPIC data (vin-worker.mjs), started
+ * by the first decode and ended after `idleMs` without one, so a server that never decodes pays
+ * nothing, one that stopped decoding gets all of that memory back (a worker thread's stayed in
+ * the server's allocator: 200 MB more after it ended), and a decode (a few hundred milliseconds
+ * of SQLite) never blocks the event loop. Answers are kept in memory, most recently used first (a
+ * VIN always decodes the same).
  */
 export interface VinDecoder {
   /** What `vin` (well formed: 17 characters, no I, O or Q) decodes as; null when it cannot be. */
   decode(vin: string): Promise<VinDecode | null>;
   /** The answer kept for `vin`: undefined when there is none (a decode would be needed). */
   cached(vin: string): VinDecode | null | undefined;
-  /** For the measurements of decision 033: whether the thread is up, and its last timings. */
-  readonly state: { running: boolean; loadMs?: number; decodeMs?: number };
-  /** Ends the thread; a decode after it starts one again. */
+  /** For the measurements of decision 033: the decoder's process while up, its last timings. */
+  readonly state: { pid?: number; loadMs?: number; decodeMs?: number };
+  /** Ends the decoder's process; a decode after it starts one again. */
   close(): Promise<void>;
 }
 
 export interface VinDecoderOptions {
   log: FastifyBaseLogger;
-  /** How long the thread stays up after its last decode. */
+  /** How long the decoder's process stays up after its last decode. */
   idleMs: number;
-  /** How long a decode may take, the data's loading included; past it, 503 and a new thread. */
+  /** How long a decode may take, the data's loading included; past it, 503 and a new process. */
   timeoutMs?: number;
   /** Answers kept in memory. */
   cacheSize?: number;
-  /** Decodes waiting at most; past it, 503 (the thread decodes one at a time). */
+  /** Decodes waiting at most; past it, 503 (the process decodes one at a time). */
   maxWaiting?: number;
 }
 
-const WORKER_URL = new URL('./vin-worker.mjs', import.meta.url);
+const WORKER = fileURLToPath(new URL('./vin-worker.mjs', import.meta.url));
 const BUSY_MESSAGE = 'VIN decoding is busy for a moment. Please try again shortly.';
 
 type Pending = {
@@ -42,6 +45,12 @@ type Pending = {
   timer: NodeJS.Timeout;
   vin: string;
 };
+
+/** What the decoder's process sends: that it loaded, or one VIN's answer (or failure). */
+type WorkerMessage = { ready?: true; loadMs?: number; id?: number } & Partial<WorkerDecode> & {
+    decodeMs?: number;
+    error?: string;
+  };
 
 export function createVinDecoder({
   log,
@@ -53,75 +62,80 @@ export function createVinDecoder({
   const cache = new Map<string, VinDecode | null>();
   const inFlight = new Map<string, Promise<VinDecode | null>>();
   const pending = new Map<number, Pending>();
-  const state: VinDecoder['state'] = { running: false };
-  let worker: Worker | null = null;
+  const state: VinDecoder['state'] = {};
+  let worker: ChildProcess | null = null;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
 
   const unavailable = (message = BUSY_MESSAGE) =>
     new AppError(503, 'unavailable', message, { retryAfterSeconds: 5 });
 
-  /** Ends the thread and fails what waits on it. */
-  const stop = (error?: Error) => {
+  /** Ends the decoder's process and fails what waits on it. */
+  const stop = (error?: Error): Promise<void> => {
     clearTimeout(idleTimer);
     const ending = worker;
     worker = null;
-    state.running = false;
+    delete state.pid;
     for (const [id, waiting] of pending) {
       clearTimeout(waiting.timer);
       waiting.reject(error ?? unavailable());
       pending.delete(id);
     }
-    return ending ? ending.terminate().then(() => undefined) : Promise.resolve();
+    if (!ending || ending.exitCode !== null || ending.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      ending.once('exit', () => resolve());
+      // Held while it ends: a server closing waits for it, rather than Node leaving mid-close.
+      ending.ref();
+      ending.kill('SIGKILL');
+    });
+  };
+
+  /** The channel keeps the event loop alive only while a decode waits on it. */
+  const holdOpen = (hold: boolean) => {
+    if (hold) worker?.channel?.ref();
+    else worker?.channel?.unref();
   };
 
   const start = () => {
-    const thread = new Worker(WORKER_URL);
+    // Plain Node, without the test runner's or tsx's loaders: the file is JavaScript.
+    const thread = fork(WORKER, [], {
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     thread.unref();
-    thread.on(
-      'message',
-      (
-        message: { ready?: true; loadMs?: number; id?: number } & Partial<WorkerDecode> & {
-            decodeMs?: number;
-            error?: string;
-          },
-      ) => {
-        if (message.ready) {
-          state.loadMs = message.loadMs;
-          log.info({ loadMs: message.loadMs }, 'VIN decoder loaded');
-          return;
-        }
-        const waiting = message.id === undefined ? undefined : pending.get(message.id);
-        if (!waiting) return;
-        pending.delete(message.id!);
-        clearTimeout(waiting.timer);
-        if (message.error !== undefined) {
-          log.error({ vin: waiting.vin, error: message.error }, 'VIN decoding failed');
-          waiting.reject(unavailable('VIN decoding failed. Please try again shortly.'));
-        } else {
-          state.decodeMs = message.decodeMs;
-          waiting.resolve(
-            presentDecode(waiting.vin, {
-              vehicle: message.vehicle ?? null,
-              errors: message.errors ?? [],
-            }),
-          );
-        }
-        if (pending.size === 0) {
-          clearTimeout(idleTimer);
-          idleTimer = setTimeout(() => void stop(), idleMs).unref();
-        }
-      },
-    );
+    thread.on('message', (message: WorkerMessage) => {
+      if (message.ready) {
+        state.loadMs = message.loadMs;
+        log.info({ loadMs: message.loadMs }, 'VIN decoder loaded');
+        return;
+      }
+      const waiting = message.id === undefined ? undefined : pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id!);
+      clearTimeout(waiting.timer);
+      if (message.error !== undefined) {
+        log.error({ vin: waiting.vin, error: message.error }, 'VIN decoding failed');
+        waiting.reject(unavailable('VIN decoding failed. Please try again shortly.'));
+      } else {
+        state.decodeMs = message.decodeMs;
+        const answer = { vehicle: message.vehicle ?? null, errors: message.errors ?? [] };
+        waiting.resolve(presentDecode(waiting.vin, answer));
+      }
+      if (pending.size === 0) {
+        holdOpen(false);
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(() => void stop(), idleMs).unref();
+      }
+    });
     thread.on('error', (error) => {
-      log.error({ err: error }, 'the VIN decoder thread failed');
+      log.error({ err: error }, 'the VIN decoder process failed');
       if (worker === thread) void stop();
     });
     thread.on('exit', () => {
       if (worker === thread) void stop();
     });
     worker = thread;
-    state.running = true;
+    state.pid = thread.pid;
     return thread;
   };
 
@@ -138,12 +152,13 @@ export function createVinDecoder({
       const thread = worker ?? start();
       const id = nextId++;
       const timer = setTimeout(() => {
-        // Stuck, or the machine is swamped: a new thread serves the next decode.
+        // Stuck, or the machine is swamped: a new process serves the next decode.
         log.warn({ vin, timeoutMs }, 'VIN decoding timed out');
         void stop();
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, vin });
-      thread.postMessage({ id, vin });
+      holdOpen(true);
+      thread.send({ id, vin });
     });
 
   return {

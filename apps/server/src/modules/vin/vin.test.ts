@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 /*
  * VIN decoding offline (issue 31 part 5, decision 033): `GET /api/vin/:vin` from the NHTSA's vPIC
- * data in a worker thread, and the cars' decodes kept by the VIN decoding job. The VIN decoding
+ * data in a process of its own, and the cars' decodes kept by the VIN decoding job. The VIN decoding
  * job's timer is an hour here: cars are decoded when a test runs it.
  */
 

@@ -243,12 +243,18 @@ async function run(database: string, cars: number, env: Record<string, string>):
       `${database}: ${cars.toLocaleString('en-US')} cars seeded in ${seedS.toFixed(0)} s`,
     );
 
-    // The first refresh writes every rating; the second replaces them all, as every later one.
+    // The first refresh writes every rating into an empty table. Then an hour's changes (1 % of
+    // the cars sold, 1 % more listed), and the refresh every later hour does: the fits move a
+    // little, and nearly every car's fair price with them.
     const first = await refreshPriceGuide(db, { force: true });
     await db.execute(sql`vacuum analyze listing_deal`);
+    await db.execute(sql`update listing set status = 'sold' where id in
+      (select id from listing where status = 'available' order by id limit ${Math.floor(cars / 100)})`);
+    await insertCars(app, Math.floor(cars / 100), false);
+    await db.execute(sql`vacuum analyze listing`);
     const second = await refreshPriceGuide(db, { force: true });
     console.log(
-      `${database}: refresh ${(first.ms / 1000).toFixed(1)} s, again ${(second.ms / 1000).toFixed(1)} s (${second.fits} fits, ${second.rated.toLocaleString('en-US')} cars rated)`,
+      `${database}: refresh ${(first.ms / 1000).toFixed(1)} s, after an hour's changes ${(second.ms / 1000).toFixed(1)} s (${second.fits} fits, ${second.rated.toLocaleString('en-US')} cars rated)`,
     );
 
     const sample = await queryRows<{ id: string }>(
@@ -313,7 +319,7 @@ function print(figures: Figures) {
   const ratio = figures.withP95 / figures.withoutP95;
   console.log(`
 ${figures.database}, ${figures.cars.toLocaleString('en-US')} cars on sale
-  refresh (fits + every rating)   ${figures.refreshS.toFixed(1)} s (first, into an empty table: ${figures.firstRefreshS.toFixed(1)} s)   target < 60 s at 1M
+  refresh (fits + every rating)   ${figures.refreshS.toFixed(1)} s after an hour's changes (the first, into an empty table: ${figures.firstRefreshS.toFixed(1)} s)   target < 60 s at 1M
   fits / cars rated               ${figures.fits} / ${figures.rated.toLocaleString('en-US')}
   car page p50 with / without     ${figures.withP50.toFixed(2)} / ${figures.withoutP50.toFixed(2)} ms
   car page p95 with / without     ${figures.withP95.toFixed(2)} / ${figures.withoutP95.toFixed(2)} ms   ratio ${ratio.toFixed(3)}   target <= 1.10

@@ -51,6 +51,9 @@ describe('price guide and deal rating', () => {
     return ((await response.json()) as { insertedId: string }).insertedId;
   }
 
+  const dealRow = async (carId: string) =>
+    (await app.database.db.select().from(listingDeal).where(eq(listingDeal.listingId, carId)))[0];
+
   const detail = async (carId: string) =>
     ListingDetailSchema.parse(await (await buyer.get(`/api/listings/${carId}`)).json());
 
@@ -127,6 +130,9 @@ describe('price guide and deal rating', () => {
     expect((await saved())?.car.dealRating).toBe('great');
     expect((await seller.post(`/api/listings/${carId}/withdraw`)).status).toBe(200);
     expect((await saved())?.car.dealRating).toBeNull();
+    // The next refresh drops its row (withdrawing publishes no event).
+    await app.runPriceGuide();
+    expect(await dealRow(carId)).toBeUndefined();
     // Back on sale, it is rated again at once.
     expect((await seller.post(`/api/listings/${carId}/relist`)).status).toBe(200);
     expect((await saved())?.car.dealRating).toBe('great');
@@ -146,11 +152,7 @@ describe('price guide and deal rating', () => {
     ).find((entry) => entry.listingId === carId);
     expect(saved?.car.status).toBe('sold');
     expect(saved?.car.dealRating).toBeNull();
-    const [row] = await app.database.db
-      .select()
-      .from(listingDeal)
-      .where(eq(listingDeal.listingId, carId));
-    expect(row).toBeUndefined();
+    expect(await dealRow(carId)).toBeUndefined();
   });
 
   it('gives no rating when too few comparable cars exist', async () => {

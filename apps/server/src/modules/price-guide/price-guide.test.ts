@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ListingDetailSchema,
@@ -6,7 +6,8 @@ import {
   SearchResultSchema,
   type DealRating,
 } from '@carmarket/shared';
-import { listingDeal } from '../../db/schema.ts';
+import { listingDeal, priceGuideFit } from '../../db/schema.ts';
+import { priceGuideJob } from '../../jobs/price-guide.ts';
 import { errorOf, register, TestClient } from '../../test/client.ts';
 import { payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -172,6 +173,16 @@ describe('price guide and deal rating', () => {
     const guide = await seller.get(`/api/price-guide?make=Mazda&model=MX-5&year=${year}`);
     expect(guide.status).toBe(404);
     expect((await errorOf(guide)).message).toBe('Not enough similar cars to rate this price.');
+  });
+
+  it('refreshes once an interval, however many processes run the job', async () => {
+    const job = priceGuideJob(app.database.db, 60 * 60_000);
+    await app.database.db.update(priceGuideFit).set({ fittedAt: sql`now() - interval '2 hours'` });
+    // Two processes' timers at once: one refreshes; the other finds the lock taken or, once it
+    // is free, fits younger than the interval.
+    const runs = await Promise.all([job.run(), job.run()]);
+    expect(runs.map((run) => run.refreshed).sort()).toEqual([false, true]);
+    expect((await job.run()).refreshed).toBe(false);
   });
 
   describe('GET /api/price-guide', () => {

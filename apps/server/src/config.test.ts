@@ -18,6 +18,9 @@ describe('configuration', () => {
     [{ CURRENCY: 'dollars' }, 'CURRENCY'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    // Timers past 2^31 ms (24.8 days) overflow Node's, which then fire at once.
+    [{ VIN_DECODER_IDLE_MINUTES: '40000' }, 'VIN_DECODER_IDLE_MINUTES'],
+    [{ VIN_DECODE_INTERVAL_SECONDS: '2200000' }, 'VIN_DECODE_INTERVAL_SECONDS'],
     [{ NODE_ENV: 'production', PUBLIC_URL: 'https://cars.example' }, 'BETTER_AUTH_SECRET'],
     [{ NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) }, 'PUBLIC_URL'],
   ])('stops start-up on a bad value and names the variable (%o)', (env, name) => {

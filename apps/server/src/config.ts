@@ -248,11 +248,15 @@ const EnvSchema = z
     VIN_DECODES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /**
      * Minutes the VIN decoder (a process of its own holding the vPIC data, about 230 MB) stays up
-     * after its last decode; the first decode after that loads it again (about a second).
+     * after its last decode; the first decode after that loads it again (about a second). At
+     * most a week: a longer timer overflows Node's, which then fires at once.
      */
-    VIN_DECODER_IDLE_MINUTES: z.coerce.number().min(0.01).default(5),
-    /** How often each process decodes the VINs of cars not yet decoded (a few at a time). */
-    VIN_DECODE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+    VIN_DECODER_IDLE_MINUTES: z.coerce.number().min(0.01).max(10_080).default(5),
+    /**
+     * How often each process decodes the VINs of cars not yet decoded (a few at a time). At most
+     * a week, as above.
+     */
+    VIN_DECODE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(60),
     /** Seconds between the comments that keep a live stream open through proxies. */
     LIVE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(25),
     /**

@@ -16,7 +16,16 @@ const sourceRoot = path.dirname(fileURLToPath(import.meta.url));
 /** Core modules: the car, its bookings and lifecycle, accounts. They import no feature module. */
 const core = ['categories', 'listings', 'bookings', 'users', 'auth'];
 /** Features build on the core, and hear of its changes through domain events (lib/events.ts). */
-const features = ['search', 'saved', 'messages', 'payments', 'admin', 'stats', 'vin'];
+const features = [
+  'search',
+  'saved',
+  'messages',
+  'payments',
+  'admin',
+  'stats',
+  'price-guide',
+  'vin',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

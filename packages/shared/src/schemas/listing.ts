@@ -105,10 +105,22 @@ export const ListingDetailSchema = ListingCardSchema.extend({
   listedAt: z.string(),
   /** Every asking price it has had, oldest first, the current price last (minor units). */
   priceHistory: z.array(z.object({ price: z.number().int(), at: z.string() })),
+  /**
+   * When a sold car was sold, ISO time: when its booking was paid (when the car became sold);
+   * null for a car not sold.
+   */
+  soldAt: z.string().nullable(),
 });
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
 /** A car as both the car page and My cars carry it: what the edit form starts from. */
-export type ListingBasics = Omit<ListingDetail, 'listedAt' | 'priceHistory'>;
+export type ListingBasics = Omit<ListingDetail, 'listedAt' | 'priceHistory' | 'soldAt'>;
+
+/**
+ * `GET /api/listings/:id/similar`: up to 8 cars on sale like this one, the most alike first
+ * (same make and model, then same body type near its price and year); never the car itself.
+ */
+export const SimilarCarsSchema = z.object({ items: z.array(ListingCardSchema) });
+export type SimilarCars = z.infer<typeof SimilarCarsSchema>;
 
 export const MAX_LISTING_PHOTOS = 8;
 export const MIN_MODEL_YEAR = 1950;
@@ -236,6 +248,7 @@ export const ProductQuerySchema = z.object({
 export const MyListingSchema = ListingDetailSchema.omit({
   listedAt: true,
   priceHistory: true,
+  soldAt: true,
 }).extend({
   bookingsCount: z.number().int(),
   openBookingsCount: z.number().int(),

@@ -222,6 +222,11 @@ describe('GET /api/listings/:id', () => {
       .update(listing)
       .set({ status: 'withdrawn' })
       .where(eq(listing.id, car.id));
+    // A withdrawn car's page says so to buyers (issue 32); a removed one is not found.
+    expect(await (await buyer.get(`/api/listings/${car.id}`)).json()).toMatchObject({
+      status: 'withdrawn',
+    });
+    await app.database.db.update(listing).set({ status: 'removed' }).where(eq(listing.id, car.id));
     expect((await buyer.get(`/api/listings/${car.id}`)).status).toBe(404);
     expect(
       (await (await signInAs(app, 'seller@demo.local')).get(`/api/listings/${car.id}`)).status,

@@ -12,7 +12,12 @@ import { ACCESS } from '../system/access-matrix.expected.ts';
  * decision 028). With it closed, access-matrix.test.ts holds every one of these at 401 (and the
  * last test here, on both databases).
  */
-const OPEN = ['GET /api/listings', 'GET /api/listings/{id}', 'GET /api/category/{id}'];
+const OPEN = [
+  'GET /api/listings',
+  'GET /api/listings/{id}',
+  'GET /api/listings/{id}/similar',
+  'GET /api/category/{id}',
+];
 
 /** Behind the test's "proxy" (TRUST_PROXY), each test searches from an address of its own. */
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
@@ -50,12 +55,13 @@ describe('browsing signed out (BROWSE_SIGNED_OUT=true)', () => {
     expect(differences, differences.join('\n')).toEqual([]);
   }, 120_000);
 
-  it('answers a visitor what it answers a buyer, and hides a withdrawn car from them', async () => {
+  it('answers a visitor what it answers a buyer, and hides a removed car from them', async () => {
     const [car] = await demoListings(app);
     const buyer = await signInAs(app, 'buyer@demo.local');
     const visitor = new TestClient(app);
     for (const path of [
       `/api/listings/${car!.id}`,
+      `/api/listings/${car!.id}/similar`,
       '/api/listings?sort=newest&limit=3&facets=1',
       `/api/category/${car!.categoryId}?limit=2`,
     ]) {
@@ -64,12 +70,14 @@ describe('browsing signed out (BROWSE_SIGNED_OUT=true)', () => {
       // Nothing in these answers depends on who asks: nothing of a person to leave out.
       expect(await seen.json(), path).toEqual(await (await buyer.get(path)).json());
     }
-    const withdrawn = await newCar(app);
+    // A withdrawn car's page says so (sold-car-page.test.ts); a removed one is not found.
+    const removed = await newCar(app);
     await app.database.db
       .update(listing)
-      .set({ status: 'withdrawn' })
-      .where(eq(listing.id, withdrawn.id));
-    expect((await visitor.get(`/api/listings/${withdrawn.id}`)).status).toBe(404);
+      .set({ status: 'removed' })
+      .where(eq(listing.id, removed.id));
+    expect((await visitor.get(`/api/listings/${removed.id}`)).status).toBe(404);
+    expect((await visitor.get(`/api/listings/${removed.id}/similar`)).status).toBe(404);
   });
 
   it('gives an address its own search budget: 429 with Retry-After past it, searches and category pages alike', async () => {
@@ -111,6 +119,7 @@ describe('browsing closed (the default)', () => {
     for (const path of [
       '/api/listings',
       `/api/listings/${car!.id}`,
+      `/api/listings/${car!.id}/similar`,
       `/api/category/${category!._id}`,
     ]) {
       const response = await app.request(path);

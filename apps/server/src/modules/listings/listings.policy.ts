@@ -25,14 +25,27 @@ export const listingPolicy = {
   canBrowse: (actor: SessionUser | null, site: { browseSignedOut: boolean }): Decision =>
     actor || site.browseSignedOut ? allow : signInFirst(messageForCode('unauthenticated')),
   /**
-   * Withdrawn and removed cars: their seller and admins only; to others (a visitor signed out
-   * too) they do not exist.
+   * Acting on a car (asking about it, changing it): withdrawn and removed cars are their seller's
+   * and admins' only; to others (a visitor signed out too) they do not exist.
    */
   canView: (
     actor: SessionUser | null,
     car: { sellerId: string; status: ListingStatus },
   ): Decision =>
     (car.status !== 'withdrawn' && car.status !== 'removed') ||
+    (actor !== null && (car.sellerId === actor.id || holdsRole(actor.roles, 'admin')))
+      ? allow
+      : hide('That car was not found.'),
+  /**
+   * A car's page and its similar cars, asked after canBrowse: a sold or withdrawn car's page stays
+   * up and says so (a saved car, an alert's link: issue 32); a car an admin removed (or whose
+   * seller's account was deleted) is its seller's and admins' only, not found to others.
+   */
+  canSeePage: (
+    actor: SessionUser | null,
+    car: { sellerId: string; status: ListingStatus },
+  ): Decision =>
+    car.status !== 'removed' ||
     (actor !== null && (car.sellerId === actor.id || holdsRole(actor.roles, 'admin')))
       ? allow
       : hide('That car was not found.'),

@@ -4,6 +4,7 @@ import {
   IdParamsSchema,
   ListingCardSchema,
   ListingDetailSchema,
+  SimilarCarsSchema,
 } from '@carmarket/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -12,8 +13,9 @@ import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
-import { advertisedListings, findListing } from './listings.service.ts';
+import { advertisedListings, findListing, soldAt } from './listings.service.ts';
 import { priceHistory } from './price-history.ts';
+import { findSimilarCars } from './similar.ts';
 
 /**
  * Told of each car page a signed-in person opened (the stats feature counts views, decision
@@ -46,13 +48,39 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
       const car = await findListing(db, request.params.id);
       if (!car) throw notFound('That car');
       const viewer = request.user;
-      authorize(listingPolicy.canView(viewer, car));
+      authorize(listingPolicy.canSeePage(viewer, car));
       // Views of people with an account: a visitor signed out (or a crawler) is not counted.
       if (viewer) viewed?.(car, viewer);
       return Object.assign(presentListingDetail(car), {
         listedAt: car.createdAt.toISOString(),
         priceHistory: await priceHistory(db, car),
+        soldAt: car.status === 'sold' ? (await soldAt(db, car)).toISOString() : null,
       });
+    },
+  );
+
+  app.get(
+    '/listings/:id/similar',
+    {
+      preValidation: app.mayBrowse,
+      schema: {
+        tags: ['listings'],
+        summary:
+          'Up to 8 cars on sale like this one (same make and model, then same body type near its price and year); for a sold or withdrawn car too',
+        params: IdParamsSchema,
+        response: {
+          200: SimilarCarsSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          404: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const car = await findListing(db, request.params.id);
+      if (!car) throw notFound('That car');
+      authorize(listingPolicy.canSeePage(request.user, car));
+      return { items: (await findSimilarCars(db, car)).map(presentListingCard) };
     },
   );
 

@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DealRating } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
-import { category, listing, listingDeal, ON_SALE_SQL, user } from '../../db/schema.ts';
+import { booking, category, listing, listingDeal, ON_SALE_SQL, user } from '../../db/schema.ts';
 import type { ListingDetailRow } from './listings.presenter.ts';
 
 /*
@@ -41,6 +41,19 @@ const listingById = prepared('listing_by_id', (db) =>
 export async function findListing(db: Db, id: string): Promise<ListingDetailRow | undefined> {
   const [row] = await listingById(db, { id });
   return row;
+}
+
+/**
+ * When a sold car was sold: when its booking was paid (one paid booking a car, the database
+ * says). A car marked sold without one (data from before bookings) falls back to its last
+ * change, which for a sold car is the sale: nothing changes a sold car after.
+ */
+export async function soldAt(db: Db, car: { id: string; updatedAt: Date }): Promise<Date> {
+  const [paid] = await db
+    .select({ paidAt: booking.paidAt })
+    .from(booking)
+    .where(and(eq(booking.listingId, car.id), eq(booking.status, 'paid')));
+  return paid?.paidAt ?? car.updatedAt;
 }
 
 /** Advertised cars on sale (held ones too), most recently advertised first. */

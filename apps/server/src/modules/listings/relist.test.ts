@@ -59,7 +59,9 @@ describe('POST /api/listings/:id/relist', () => {
     expect(booked.status).toBe(200);
     const { insertedId: bookingId } = (await booked.json()) as { insertedId: string };
     expect((await seller.post(`/api/listings/${carId}/withdraw`)).status).toBe(200);
-    expect((await buyer.get(`/api/listings/${carId}`)).status).toBe(404);
+    expect(await (await buyer.get(`/api/listings/${carId}`)).json()).toMatchObject({
+      status: 'withdrawn',
+    });
 
     const response = await relist(seller, carId);
     expect(response.status).toBe(200);

@@ -30,6 +30,7 @@ export const ACCESS: Record<string, string> = {
   'PATCH /api/categories/{id}': '401 403 403 403 403 403 200 401',
   'DELETE /api/categories/{id}': '401 403 403 403 403 403 200 401',
   'GET /api/listings/{id}': '401 200 200 200 200 200 200 401',
+  'GET /api/listings/{id}/similar': '401 200 200 200 200 200 200 401',
   'PATCH /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'GET /api/advertised': '200 200 200 200 200 200 200 200',

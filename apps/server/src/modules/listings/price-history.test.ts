@@ -1,9 +1,13 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListingDetailSchema } from '@carmarket/shared';
+import { listing } from '../../db/schema.ts';
 import { register, type TestClient } from '../../test/client.ts';
 import { demoListings } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { lockCar } from './lifecycle.ts';
 import { newCar } from './listings.test-helpers.ts';
+import { recordRepricing } from './price-history.ts';
 
 /*
  * Issue 31, part 3: the car page's time on the market and price history. `GET /api/listings/:id`
@@ -94,5 +98,49 @@ describe('GET /api/listings/:id: price history and time on the market', () => {
     const [demo] = await demoListings(app);
     const car = await carPage(demo!.id);
     expect(car.priceHistory).toEqual([{ price: demo!.repriceCents, at: car.listedAt }]);
+  });
+});
+
+/*
+ * Two edits of one car's price at once. Each takes the car's lock, so they change the price one
+ * after the other; but the edit that began first may take the lock second. PostgreSQL only: PGlite
+ * runs one transaction at a time.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two changes of price at once', () => {
+  let app: TestApp;
+  let seller: TestClient;
+  let buyer: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    seller = await register(app, { role: 'Seller' });
+    buyer = await register(app);
+  });
+  afterAll(() => app.close());
+
+  it('ends with the price the car asks now, when the edit that began first commits last', async () => {
+    const created = await newCar(seller, { name: 'Price History Niro', reprice: 22_000_00 });
+    expect(created.status).toBe(200);
+    const { insertedId: carId } = (await created.json()) as { insertedId: string };
+
+    // An edit begins, and before it takes the car's lock another edit changes the price and
+    // commits; then the first takes the lock and changes the price as seller.service.ts does.
+    await app.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      const other = await seller.request(`/api/listings/${carId}`, {
+        method: 'PUT',
+        json: { reprice: 21_000_00 },
+      });
+      expect(other.status).toBe(200);
+      const car = await lockCar(tx, carId);
+      expect(car!.repriceCents).toBe(21_000_00);
+      await tx.update(listing).set({ repriceCents: 20_500_00 }).where(eq(listing.id, carId));
+      await recordRepricing(tx, carId, car!.repriceCents, 20_500_00);
+    });
+
+    const response = await buyer.get(`/api/listings/${carId}`);
+    expect(response.status).toBe(200);
+    const car = ListingDetailSchema.parse(await response.json());
+    expect(car.reprice).toBe(20_500_00);
+    expect(car.priceHistory.map((entry) => entry.price)).toEqual([22_000_00, 21_000_00, 20_500_00]);
   });
 });

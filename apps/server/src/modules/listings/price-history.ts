@@ -11,7 +11,11 @@ import { listingPriceChange } from '../../db/schema.ts';
  * data, kept by the listings module, not a feature's view of it.
  */
 
-/** Records `priceCents` as the car's price from now (the caller holds the car, or just made it). */
+/**
+ * Records the price a car is listed at, in the transaction that inserts it: its time is the
+ * transaction's (now()), as is the car's createdAt, so the first entry is when it was listed.
+ * No change of price can come before it: nobody sees the car until it commits.
+ */
 export async function recordPrice(tx: Tx, carId: string, priceCents: number): Promise<void> {
   await tx.insert(listingPriceChange).values({ listingId: carId, priceCents });
 }
@@ -26,7 +30,13 @@ export async function recordRepricing(
   oldPriceCents: number,
   newPriceCents: number,
 ): Promise<void> {
-  if (newPriceCents !== oldPriceCents) await recordPrice(tx, carId, newPriceCents);
+  if (newPriceCents === oldPriceCents) return;
+  // The time of the write, under the car's lock (the caller holds it), not the transaction's
+  // start (now(), the column's default): an edit that began first may take the lock second, and
+  // its change of price is then the newer one. Under the lock the times rise with each change.
+  await tx
+    .insert(listingPriceChange)
+    .values({ listingId: carId, priceCents: newPriceCents, at: sql`clock_timestamp()` });
 }
 
 const historyOf = prepared('price_history_of', (db) =>
@@ -34,8 +44,9 @@ const historyOf = prepared('price_history_of', (db) =>
     .select({ price: listingPriceChange.priceCents, at: listingPriceChange.at })
     .from(listingPriceChange)
     .where(eq(listingPriceChange.listingId, sql.placeholder('id')))
-    // Each change is its own transaction, so its own time (now() is the transaction's start).
-    .orderBy(asc(listingPriceChange.at)),
+    // By when each was written under the car's lock (recordRepricing), so the last is the price
+    // the car asks now; the id only makes the order of a seeded tie (never a change) stable.
+    .orderBy(asc(listingPriceChange.at), asc(listingPriceChange.id)),
 );
 
 /**

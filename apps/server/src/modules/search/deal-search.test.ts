@@ -1,13 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEAL_RATINGS,
-  SavedSearchListSchema,
-  SearchResultSchema,
-  type DealRating,
-  type SearchItem,
-  type SearchResult,
-} from '@carmarket/shared';
+import { DEAL_RATINGS, SavedSearchListSchema, type DealRating } from '@carmarket/shared';
 import { listing, listingDeal } from '../../db/schema.ts';
 import { errorOf, signInAs, type TestClient } from '../../test/client.ts';
 import type { TestApp } from '../../test/test-app.ts';
@@ -19,6 +12,7 @@ import {
   saveSearch,
   startWithSeller,
 } from '../saved/saved.test-helpers.ts';
+import { searchingAs } from './search.test-helpers.ts';
 
 /** What share of its market's price a car of each rating is listed at here. */
 const SHARE: Record<DealRating, number> = {
@@ -105,25 +99,7 @@ describe('the deal filter, facet and sort (GET /api/listings)', () => {
   });
   afterAll(() => app.close());
 
-  async function search(query: string): Promise<SearchResult> {
-    const response = await buyer.request(`/api/listings?${query}`);
-    expect(response.status, await response.clone().text()).toBe(200);
-    return SearchResultSchema.parse(await response.json());
-  }
-
-  /** Every page of a search, following cursors; fails on a repeated car. */
-  async function everyPage(query: string, limit = 4): Promise<SearchItem[]> {
-    const items: SearchItem[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await search(`${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(page.items.length).toBeLessThanOrEqual(limit);
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    expect(new Set(items.map((item) => item._id)).size).toBe(items.length);
-    return items;
-  }
+  const { search, everyPage } = searchingAs(() => buyer, 4);
 
   const idsOf = (found: { _id?: string; id?: string }[]) =>
     found.map((car) => car._id ?? car.id).sort();

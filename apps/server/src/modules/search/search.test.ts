@@ -1,17 +1,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  SearchResultSchema,
-  type SearchItem,
-  type SearchResult,
-  type SearchSort,
-} from '@carmarket/shared';
+import { type SearchSort } from '@carmarket/shared';
 import { category, listing, user } from '../../db/schema.ts';
 import { wideDemoCatalogue } from '../../seed/catalogue.ts';
 import { errorOf, signInAs, type TestClient } from '../../test/client.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { placeById, searchPlaces } from '../places/gazetteer.ts';
 import { PRICE_EDGES, YEAR_BUCKET_SPAN } from './search.service.ts';
+import { searchingAs } from './search.test-helpers.ts';
 
 type Row = typeof listing.$inferSelect;
 
@@ -109,25 +105,7 @@ describe('GET /api/listings (search)', () => {
   });
   afterAll(() => app.close());
 
-  async function search(query: string): Promise<SearchResult> {
-    const response = await buyer.request(`/api/listings?${query}`);
-    expect(response.status, await response.clone().text()).toBe(200);
-    return SearchResultSchema.parse(await response.json());
-  }
-
-  /** Every page of a search, following cursors; fails on a repeated car. */
-  async function everyPage(query: string, limit = 7): Promise<SearchItem[]> {
-    const items: SearchItem[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await search(`${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(page.items.length).toBeLessThanOrEqual(limit);
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    expect(new Set(items.map((item) => item._id)).size).toBe(items.length);
-    return items;
-  }
+  const { search, everyPage } = searchingAs(() => buyer, 7);
 
   const ids = (cars: { _id?: string; id?: string }[]) =>
     cars.map((car) => car._id ?? car.id).sort();

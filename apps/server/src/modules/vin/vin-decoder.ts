@@ -39,6 +39,18 @@ export interface VinDecoderOptions {
 const WORKER = fileURLToPath(new URL('./vin-worker.mjs', import.meta.url));
 const BUSY_MESSAGE = 'VIN decoding is busy for a moment. Please try again shortly.';
 
+/**
+ * The decoder's process answered that this VIN failed (others may decode): still 503 over HTTP,
+ * but the VIN decoding job marks the car and goes on, where busy or timed out ends its run.
+ */
+export class VinDecodeFailed extends AppError {
+  constructor() {
+    super(503, 'unavailable', 'VIN decoding failed. Please try again shortly.', {
+      retryAfterSeconds: 5,
+    });
+  }
+}
+
 type Pending = {
   resolve: (decoded: VinDecode | null) => void;
   reject: (error: Error) => void;
@@ -96,6 +108,14 @@ export function createVinDecoder({
     else worker?.channel?.unref();
   };
 
+  /** When no decode waits any more: let go of the event loop, and end the process when idle. */
+  const settled = () => {
+    if (pending.size > 0) return;
+    holdOpen(false);
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => void stop(), idleMs).unref();
+  };
+
   const start = () => {
     // Plain Node, without the test runner's or tsx's loaders: the file is JavaScript.
     const thread = fork(WORKER, [], {
@@ -115,17 +135,13 @@ export function createVinDecoder({
       clearTimeout(waiting.timer);
       if (message.error !== undefined) {
         log.error({ vin: waiting.vin, error: message.error }, 'VIN decoding failed');
-        waiting.reject(unavailable('VIN decoding failed. Please try again shortly.'));
+        waiting.reject(new VinDecodeFailed());
       } else {
         state.decodeMs = message.decodeMs;
         const answer = { vehicle: message.vehicle ?? null, errors: message.errors ?? [] };
         waiting.resolve(presentDecode(waiting.vin, answer));
       }
-      if (pending.size === 0) {
-        holdOpen(false);
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => void stop(), idleMs).unref();
-      }
+      settled();
     });
     thread.on('error', (error) => {
       log.error({ err: error }, 'the VIN decoder process failed');
@@ -158,7 +174,21 @@ export function createVinDecoder({
       }, timeoutMs);
       pending.set(id, { resolve, reject, timer, vin });
       holdOpen(true);
-      thread.send({ id, vin });
+      /** The VIN never reached the process: its timer must not end the process later. */
+      const notSent = (error: Error) => {
+        if (pending.get(id)?.timer !== timer) return;
+        clearTimeout(timer);
+        pending.delete(id);
+        log.warn({ vin, err: error }, 'could not send a VIN to its decoder');
+        reject(unavailable());
+        settled();
+      };
+      try {
+        // A channel closed meanwhile answers through the callback; a message it cannot take throws.
+        thread.send({ id, vin }, (error) => error && notSent(error));
+      } catch (error) {
+        notSent(error instanceof Error ? error : new Error(String(error)));
+      }
     });
 
   return {

@@ -187,6 +187,12 @@ async function timeCarPages(app: App, ids: string[]) {
       sql`, `,
     )})`,
   );
+  await app.database.db.execute(
+    sql`update listing set deal_rating = null where id in (${sql.join(
+      unguided.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
   await app.database.db.execute(sql`vacuum analyze listing_deal`);
   for (let i = 0; i < half; i++) {
     await page(guided[i]!, true);
@@ -254,7 +260,7 @@ async function run(database: string, cars: number, env: Record<string, string>):
     await db.execute(sql`vacuum analyze listing`);
     const second = await refreshPriceGuide(db, { force: true });
     console.log(
-      `${database}: refresh ${(first.ms / 1000).toFixed(1)} s, after an hour's changes ${(second.ms / 1000).toFixed(1)} s (${second.fits} fits, ${second.rated.toLocaleString('en-US')} cars rated)`,
+      `${database}: refresh ${(first.ms / 1000).toFixed(1)} s (${first.carsWritten.toLocaleString('en-US')} cars' ratings written), after an hour's changes ${(second.ms / 1000).toFixed(1)} s (${second.fits} fits, ${second.rated.toLocaleString('en-US')} cars rated, ${second.carsWritten.toLocaleString('en-US')} cars' ratings written)`,
     );
 
     const sample = await queryRows<{ id: string }>(

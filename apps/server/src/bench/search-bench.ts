@@ -231,8 +231,11 @@ function print(title: string, figures: Figure[], rss: number) {
  */
 async function rateCars(db: Db) {
   const refreshed = await refreshPriceGuide(db, { force: true });
-  // The refresh rewrites every row: vacuumed, as autovacuum leaves the table between refreshes.
+  // The refresh rewrites every row of listing_deal, and the first one (or a migration's) writes
+  // every car's rating: vacuumed, as autovacuum leaves the tables between refreshes, so counts
+  // read listing_onsale_filters_idx without visiting the table.
   await db.execute(sql`vacuum analyze listing_deal`);
+  await db.execute(sql`vacuum analyze listing`);
   const ratings = await queryRows<{ rating: string; n: number }>(
     db,
     sql`select rating, count(*)::int as n from listing_deal group by 1 order by min(ratio)`,

@@ -128,3 +128,50 @@ describe('migration 0009 (my account)', () => {
     ).rejects.toThrow();
   });
 });
+
+describe('migration 0017 (deal rating on the car)', () => {
+  const opened: Database[] = [];
+  afterAll(async () => {
+    for (const database of opened) await database.close();
+  });
+
+  it('gives each car on sale the rating the price guide kept for it, and no other car one', async () => {
+    const url = await createTestDatabase();
+    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
+    const open = async (dir: string) => {
+      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
+      opened.push(database);
+      return database;
+    };
+    const before = await open(await migrationsBefore('0017_deal_rating_on_car'));
+    await before.migrate();
+    await before.db.execute(sql`
+      with c as (insert into category (name, slug, icon) values ('Estate', 'estate', '/i.webp') returning id),
+      u as (insert into "user" (name, email) values ('Old Seller', 'old@example.com') returning id),
+      cars as (
+        insert into listing (category_id, seller_id, seller_name, name, condition, location, year,
+          reprice_cents, orprice_cents, currency, make, model, status)
+        select c.id, u.id, 'Old Seller', n, 'Good', 'Portland, OR', 2020, 100, 100, 'USD', 'Subaru',
+          'Outback', s
+        from c, u, (values ('on sale', 'available'), ('held', 'reserved'), ('withdrawn', 'withdrawn'),
+          ('unrated', 'available')) as v (n, s)
+        returning id, name)
+      insert into listing_deal (listing_id, fair_cents, low_cents, high_cents, comparables, ratio, rating)
+      select id, 100, 90, 110, 30, 1, case name when 'held' then 'great' else 'fair' end
+      from cars where name <> 'unrated'`);
+    await before.close();
+    opened.pop();
+    const after = await open(migrationsDir);
+    await after.migrate();
+    const rows = await queryRows<{ name: string; deal_rating: string | null }>(
+      after.db,
+      sql`select name, deal_rating from listing order by name`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.deal_rating]))).toEqual({
+      held: 'great',
+      'on sale': 'fair',
+      unrated: null,
+      withdrawn: null,
+    });
+  });
+});

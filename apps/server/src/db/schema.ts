@@ -233,6 +233,13 @@ export const listing = pgTable(
     holdBookingId: uuid('hold_booking_id'),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     advertisedAt: timestamp('advertised_at', { withTimezone: true }),
+    /**
+     * The car's deal rating while it is on sale (decision 032): written with its `listing_deal`
+     * row by the price guide, only when it changes, so search's deal filter and facet read it
+     * from the car (and from `listing_onsale_filters_idx`) instead of looking it up per car.
+     * Null without a rating; a car withdrawn may keep it until the next refresh (never shown).
+     */
+    dealRating: text('deal_rating', { enum: DEAL_RATINGS }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -262,6 +269,7 @@ export const listing = pgTable(
         t.mileageKm,
         t.condition,
         t.model,
+        t.dealRating,
       )
       .where(ON_SALE_SQL),
     index('listing_onsale_category_idx').on(t.categoryId, t.createdAt, t.id).where(ON_SALE_SQL),
@@ -269,6 +277,15 @@ export const listing = pgTable(
     index('listing_onsale_place_idx')
       .using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`)
       .where(sql`status in ('available', 'reserved') and lat is not null`),
+    // The VIN job's claim (modules/vin/vin-backfill.ts): cars with a VIN not decoded yet,
+    // claimed, or failed, newest first. Each arm of the claim's WHERE implies one of this
+    // predicate's, so the claim reads these few entries instead of the table; a decoded car (or
+    // one vPIC does not know) leaves it.
+    index('listing_vin_waiting_idx')
+      .on(t.createdAt)
+      .where(
+        sql`vin is not null and (vin_decoded is null or (vin_decoded->>'claimedAt') is not null or (vin_decoded->>'failed') is not null)`,
+      ),
     index('listing_hold_expiry_idx')
       .on(t.holdExpiresAt)
       .where(sql`${t.status} = 'reserved'`),
@@ -279,6 +296,10 @@ export const listing = pgTable(
     check('listing_mileage_check', sql`${t.mileageKm} is null or ${t.mileageKm} >= 0`),
     check('listing_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('listing_place_check', sql`(${t.lat} is null) = (${t.lng} is null)`),
+    check(
+      'listing_deal_rating_check',
+      sql`${t.dealRating} is null or ${t.dealRating} in (${oneOf(DEAL_RATINGS)})`,
+    ),
   ],
 );
 
@@ -356,7 +377,6 @@ export const listingDeal = pgTable(
   },
   (t) => [
     index('listing_deal_ratio_idx').on(t.ratio, t.listingId),
-    index('listing_deal_rating_idx').on(t.rating, t.listingId),
     check('listing_deal_rating_check', sql`${t.rating} in (${oneOf(DEAL_RATINGS)})`),
   ],
 );

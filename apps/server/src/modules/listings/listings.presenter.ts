@@ -16,7 +16,7 @@ import { liveHold } from './lifecycle.ts';
 // Cars are read without their search document (listings.service.ts: listingWithSeller).
 export type ListingRow = Omit<typeof listing.$inferSelect, 'searchDoc'> & {
   sellerVerified: boolean;
-  /** From listing_deal, only while the car is on sale (listings.service.ts). */
+  /** The car's `deal_rating`, only while it is on sale (listings.service.ts). */
   dealRating: DealRating | null;
 };
 export type ListingDetailRow = ListingRow & {

@@ -6,13 +6,11 @@ import { booking, category, listing, listingDeal, ON_SALE_SQL, user } from '../.
 import type { ListingDetailRow } from './listings.presenter.ts';
 
 /*
- * A car on sale's deal rating (decision 032), kept in listing_deal by the price guide, which
- * rewrites it on its own schedule; a row left for a car no longer on sale is never shown. Read
- * by the car's id per row the query returns (a page, a person's saved cars), so every card query
- * gets it from this one select without a join of its own.
+ * A car on sale's deal rating (decision 032), kept on the car by the price guide, which rewrites
+ * it on its own schedule; a withdrawn car may keep one until the next refresh, never shown.
  */
-const dealRating = sql<DealRating | null>`(select ${listingDeal.rating} from ${listingDeal}
-  where ${listingDeal.listingId} = ${listing.id} and ${listing.status} in ('available', 'reserved'))`;
+const dealRating = sql<DealRating | null>`case when ${listing.status} in ('available', 'reserved')
+  then ${listing.dealRating} end`;
 
 /** A car's columns with its seller's verified flag (join `user` on the seller). */
 // The search document is for searching: every car read would carry its words for nothing.

@@ -15,8 +15,10 @@ import {
 /*
  * The price guide's data (decision 032): `price_guide_fit` holds one fit per group of comparable
  * cars, replaced whole by each refresh; `listing_deal` holds each car on sale's fair price, band
- * and rating, rewritten by each refresh in one statement and for one car when it is listed or
- * changed, from the newest fits.
+ * and rating, rewritten by each refresh and for one car when it is listed or changed, from the
+ * newest fits. The rating is kept on the car too (`listing.deal_rating`, what search filters and
+ * counts by), written with `listing_deal` and only where it changed: a rating changes rarely, and
+ * writing a car's row rewrites every index of the cars' table (the column is in one).
  */
 
 type Scope = (typeof priceGuideFit.$inferSelect)['scope'];
@@ -128,14 +130,27 @@ function ratedCars(which: SQL): SQL {
 }
 
 /**
+ * Sets `listing.deal_rating` of the cars `which` selects (a condition on `l`) to their rating in
+ * listing_deal, null without a row, writing only the cars whose rating changed. Raw SQL, so the
+ * car's `updated_at` (the sale's date for a sold car; "changed since" for the refresh) stays.
+ */
+function copyRatings(which: SQL): SQL {
+  return sql`update listing l set deal_rating = (select d.rating from listing_deal d where d.listing_id = l.id)
+    where ${which} and l.deal_rating is distinct from
+      (select d.rating from listing_deal d where d.listing_id = l.id)`;
+}
+
+/**
  * Rewrites every car on sale's row of listing_deal from the newest fits, set by set: the rows
  * are worked out once into a temporary table, then the ones that changed are updated in place,
  * those of cars no longer rated deleted and those of cars rated for the first time inserted.
  * Updating, rather than emptying the table and inserting every row again, spares a check of the
  * foreign key for each row, which locks that row of `listing` (writing every page of the cars'
- * table): at 1,000,000 cars that was most of the time. Answers how many cars are rated.
+ * table): at 1,000,000 cars that was most of the time. Then each car's `deal_rating` follows,
+ * written where it differs: cars whose rating changed, and cars no longer on sale (withdrawn)
+ * that still carry one. Answers how many cars are rated, and how many cars' rows were written.
  */
-async function rewriteDeals(tx: Tx): Promise<number> {
+async function rewriteDeals(tx: Tx): Promise<{ rated: number; carsWritten: number }> {
   // A car listed or changed since the refresh began was rated by its event, at its new price
   // (from the fits before this refresh): its row is left as that wrote it.
   const untouched = (id: SQL) =>
@@ -161,11 +176,25 @@ async function rewriteDeals(tx: Tx): Promise<number> {
     where not exists (select 1 from listing_deal d where d.listing_id = r.listing_id)
       and ${untouched(sql`r.listing_id`)}
     on conflict (listing_id) do nothing`);
+  // From the rows just worked out (one scan of the cars, hashed against them), every car whose
+  // rating differs: rated anew, rated otherwise, or no longer rated (its group too small, or the
+  // car withdrawn: only cars on sale are in price_guide_rated). Cars touched since the refresh
+  // began were written by their event.
+  const [written] = await queryRows<{ n: number }>(
+    tx,
+    sql`with written as (update listing l set deal_rating = r.rating
+      from (select c.id, p.rating from listing c
+        left join price_guide_rated p on p.listing_id = c.id
+        where c.deal_rating is distinct from p.rating) as r
+      where l.id = r.id and l.updated_at < now()
+      returning 1)
+    select count(*)::int as n from written`,
+  );
   const [count] = await queryRows<{ n: number }>(
     tx,
     sql`select count(*)::int as n from price_guide_rated`,
   );
-  return count?.n ?? 0;
+  return { rated: count?.n ?? 0, carsWritten: written?.n ?? 0 };
 }
 
 /**
@@ -181,12 +210,18 @@ export async function rateCars(tx: Tx, carIds: string[]): Promise<void> {
   );
   await tx.execute(sql`insert into listing_deal (${DEAL_COLUMNS}) ${ratedCars(sql`l.id in (${ids})`)}
     on conflict (listing_id) do update set ${UPDATE_DEAL}`);
+  await tx.execute(copyRatings(sql`l.id in (${ids})`));
 }
 
 /** Forgets these cars' ratings (sold, removed). */
 export async function forgetCars(tx: Tx, carIds: string[]): Promise<void> {
   if (carIds.length === 0) return;
   await tx.delete(listingDeal).where(inArray(listingDeal.listingId, carIds));
+  const ids = sql.join(
+    carIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  await tx.execute(copyRatings(sql`l.id in (${ids})`));
 }
 
 export interface RefreshResult {
@@ -194,6 +229,8 @@ export interface RefreshResult {
   refreshed: boolean;
   fits: number;
   rated: number;
+  /** Cars whose `deal_rating` the refresh wrote (it changed, or the car left the market). */
+  carsWritten: number;
   ms: number;
 }
 
@@ -210,7 +247,7 @@ export async function refreshPriceGuide(
 ): Promise<RefreshResult> {
   const started = performance.now();
   return db.transaction(async (tx) => {
-    const skipped = { refreshed: false, fits: 0, rated: 0, ms: 0 };
+    const skipped = { refreshed: false, fits: 0, rated: 0, carsWritten: 0, ms: 0 };
     if (force) {
       await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK_KEY})`);
     } else {
@@ -248,8 +285,14 @@ export async function refreshPriceGuide(
     for (let at = 0; at < fits.length; at += 1000) {
       await tx.insert(priceGuideFit).values(fits.slice(at, at + 1000));
     }
-    const rated = await rewriteDeals(tx);
-    return { refreshed: true, fits: fits.length, rated, ms: performance.now() - started };
+    const { rated, carsWritten } = await rewriteDeals(tx);
+    return {
+      refreshed: true,
+      fits: fits.length,
+      rated,
+      carsWritten,
+      ms: performance.now() - started,
+    };
   });
 }
 

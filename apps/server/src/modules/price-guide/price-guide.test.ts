@@ -6,6 +6,7 @@ import {
   SearchResultSchema,
   type DealRating,
 } from '@carmarket/shared';
+import { queryRows } from '../../db/client.ts';
 import { listingDeal, priceGuideFit } from '../../db/schema.ts';
 import { priceGuideJob } from '../../jobs/price-guide.ts';
 import { errorOf, register, TestClient } from '../../test/client.ts';
@@ -54,6 +55,16 @@ describe('price guide and deal rating', () => {
 
   const dealRow = async (carId: string) =>
     (await app.database.db.select().from(listingDeal).where(eq(listingDeal.listingId, carId)))[0];
+
+  /** The rating kept on the car's row, and the row's version (xmin: changes when it is written). */
+  const carRow = async (carId: string) =>
+    (
+      await queryRows<{ rating: DealRating | null; version: string }>(
+        app.database.db,
+        sql`select deal_rating as rating, xmin::text as version from listing where id = ${carId}`,
+      )
+    )[0];
+  const ratingOnCar = async (carId: string) => (await carRow(carId))?.rating;
 
   const detail = async (carId: string) =>
     ListingDetailSchema.parse(await (await buyer.get(`/api/listings/${carId}`)).json());
@@ -129,14 +140,45 @@ describe('price guide and deal rating', () => {
         (entry) => entry.listingId === carId,
       );
     expect((await saved())?.car.dealRating).toBe('great');
+    const greatDeals = async () => {
+      const response = await buyer.get(
+        `/api/listings?make=${market.make}&model=${market.model}&deal=great&limit=48&facets=1`,
+      );
+      expect(response.status).toBe(200);
+      return SearchResultSchema.parse(await response.json());
+    };
+    const greatBefore = (await greatDeals()).facets?.deal.find((v) => v.value === 'great')?.count;
     expect((await seller.post(`/api/listings/${carId}/withdraw`)).status).toBe(200);
     expect((await saved())?.car.dealRating).toBeNull();
-    // The next refresh drops its row (withdrawing publishes no event).
+    // Withdrawn, it is found under no rating, nor counted, though it keeps its rating until ...
+    const withdrawn = await greatDeals();
+    expect(withdrawn.items.map((card) => card._id)).not.toContain(carId);
+    expect(withdrawn.facets?.deal.find((v) => v.value === 'great')?.count).toBe(greatBefore! - 1);
+    // ... the next refresh, which drops its row and its rating (withdrawing publishes no event).
     await app.runPriceGuide();
     expect(await dealRow(carId)).toBeUndefined();
+    expect(await ratingOnCar(carId)).toBeNull();
+    expect((await greatDeals()).items.map((card) => card._id)).not.toContain(carId);
     // Back on sale, it is rated again at once.
     expect((await seller.post(`/api/listings/${carId}/relist`)).status).toBe(200);
     expect((await saved())?.car.dealRating).toBe('great');
+  });
+
+  it("writes a car's row when its rating changes, not when only its fair price moves", async () => {
+    const carId = await carAt(0.7);
+    const before = await carRow(carId);
+    expect(before?.rating).toBe('great');
+    // The new car joins the comparables: the fit and its fair price move, its rating does not.
+    const fairBefore = (await dealRow(carId))?.fairCents;
+    await app.runPriceGuide();
+    expect((await dealRow(carId))?.fairCents).not.toBe(fairBefore);
+    expect(await carRow(carId)).toEqual(before);
+    const reprice = Math.round(market.priceOf(year, mileageKm) * 1.35);
+    expect(
+      (await seller.request(`/api/listings/${carId}`, { method: 'PATCH', json: { reprice } }))
+        .status,
+    ).toBe(200);
+    expect(await ratingOnCar(carId)).toBe('overpriced');
   });
 
   it('forgets the rating of a car once it is sold', async () => {
@@ -154,6 +196,7 @@ describe('price guide and deal rating', () => {
     expect(saved?.car.status).toBe('sold');
     expect(saved?.car.dealRating).toBeNull();
     expect(await dealRow(carId)).toBeUndefined();
+    expect(await ratingOnCar(carId)).toBeNull();
   });
 
   it('gives no rating when too few comparable cars exist', async () => {

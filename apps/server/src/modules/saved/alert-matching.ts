@@ -16,8 +16,9 @@ const MATCH_BATCH = 500;
  * meet on their match keys in one hash join (decision 010): the saved searches are read once per
  * batch, not once per car, and a car is checked only against searches naming its make (and model)
  * and those naming no make. Matches of searches with alerts off are recorded as already told.
- * A search with deal ratings matches a car rated one of them now, as the price guide rated it
- * when it was listed (in that transaction, from the last fit); a car with no rating matches none.
+ * A search with deal ratings matches a car rated one of them now (`listing.deal_rating`), as the
+ * price guide rated it when it was listed (in that transaction, from the last fit); a car with no
+ * rating matches none.
  * Answers how many cars it took from the queue.
  */
 export async function matchNewCars(db: Db, batch = MATCH_BATCH): Promise<number> {
@@ -36,8 +37,7 @@ export async function matchNewCars(db: Db, batch = MATCH_BATCH): Promise<number>
     await tx.execute(sql.raw('set local jit = off'));
     await tx.execute(sql`
       with cars as materialized (
-        select car.*, deal.rating as deal_rating, key from listing car
-        left join listing_deal deal on deal.listing_id = car.id
+        select car.*, key from listing car
         cross join unnest(${sql.raw(carMatchKeysSql('car'))}) as key
         where car.id = any(${uuids(taken.map((row) => row.listing_id))}) and car.${ON_SALE_SQL}
       ), searches as materialized (

@@ -19,7 +19,7 @@ export const priceGuideRoutes: FastifyPluginAsyncZod<{ db: Db; currency: string 
       schema: {
         tags: ['price guide'],
         summary:
-          'The fair price and band of a car by make, model, year and mileage, from comparable cars (minor units)',
+          'The fair price and typical range of a car by make, model, year and mileage, from similar cars (minor units)',
         querystring: PriceGuideQuerySchema,
         response: { 200: PriceGuideSchema, ...errorResponses },
       },

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { guideMoney } from '../guide-money';
 import { DealBadge } from './deal-badge';
 
-/** The typical band's colour on the grey bar. */
+/** The typical range's colour on the grey bar. */
 const BAND = '#9fcfc9';
 
 /** Where `value` falls on the bar from `min` to `max`, in percent. */
@@ -12,7 +12,7 @@ const at = (value: number, min: number, max: number) =>
   `${(((value - min) / (max - min)) * 100).toFixed(2)}%`;
 
 /**
- * The car page's price guide (decision 032): the deal badge, the typical band drawn as a bar with
+ * The car page's price guide (decision 032): the deal badge, the typical range drawn as a bar with
  * the fair price and this car's price marked on it, and the same in words, which is what a
  * screen reader reads (the bar is a picture of the sentence). A car on sale without a guide says
  * so; a car no longer on sale shows nothing.
@@ -39,7 +39,7 @@ export function PriceBand({
       </section>
     );
   }
-  // The bar runs a little past the band and this car's price, so neither sits on its end.
+  // The bar runs a little past the typical range and this car's price, so neither sits on its end.
   const lowest = Math.min(guide.low, reprice);
   const highest = Math.max(guide.high, reprice);
   const margin = (highest - lowest) * 0.15 || guide.fair * 0.1;
@@ -93,8 +93,8 @@ export function PriceBand({
         </div>
       </div>
       <p className="mt-2 text-sm leading-6" data-testid="price-band-summary">
-        Fair price {money(guide.fair)} (typical {money(guide.low)}–{money(guide.high)}), this car{' '}
-        {formatMoney(reprice, currency)}: {DEAL_RATING_LABELS[guide.rating]}, based on{' '}
+        Fair price {money(guide.fair)} (typical range {money(guide.low)}–{money(guide.high)}), this
+        car {formatMoney(reprice, currency)}: {DEAL_RATING_LABELS[guide.rating]}, based on{' '}
         {guide.comparables} similar cars
       </p>
     </section>

@@ -71,9 +71,10 @@ export function SellerPriceGuide<Values extends FieldValues, Output>({
   const money = (cents: number) => guideMoney(cents, siteCurrency);
   let text: string | null = null;
   if (query && guide.data) {
-    text = `Similar cars sell for ${money(guide.data.low)}–${money(guide.data.high)} (fair ${money(guide.data.fair)})`;
+    text = `Similar cars: typical range ${money(guide.data.low)}–${money(guide.data.high)}, fair price ${money(guide.data.fair)}`;
   } else if (query && guide.data === null) {
-    text = 'Not enough similar cars for a guide';
+    // The car page's words (price-band.tsx) and the API's, for the same want of cars.
+    text = 'Not enough similar cars to rate this price';
   }
   return (
     <span aria-live="polite" data-testid="seller-price-guide">

@@ -10,6 +10,7 @@ import {
 } from './a11y-helpers';
 import {
   addCarApi,
+  asNewSeller,
   confirmEmailApi,
   fromSite,
   otherSession,
@@ -19,6 +20,7 @@ import {
   scrollToAdvertised,
   waitForHydration,
   waitForMail,
+  waitForPriceGuide,
 } from './site';
 
 /*
@@ -172,6 +174,79 @@ test.describe('accessibility: a buyer’s account, saved cars and searches, and 
     await state(page, 'the conversation, the moment the seller blocked the buyer', async () => {
       await expect(page.getByTestId('closed-reason')).toHaveText(
         'The seller has blocked you, so you cannot send them messages.',
+      );
+    });
+  });
+
+  test('a buyer: deal badges, the Deal filter, and a car page’s price guide and price history', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    const [ratedId, unratedId] = await asNewSeller(playwright, async (seller) => {
+      await waitForPriceGuide(seller);
+      // An EV6 of 2022 is worth about $33,000 among the demo cars' SUVs: a great deal at $20,000.
+      const rated = await addCarApi(seller, `Kia EV6 ${marker}`, {
+        category: CATEGORY,
+        make: 'Kia',
+        model: 'EV6',
+        year: 2022,
+        mileageKm: 40_000,
+        bodyType: 'SUV',
+        reprice: 2_050_000,
+        orprice: 2_500_000,
+      });
+      const edited = await seller.put(`/api/listings/${rated}`, { data: { reprice: 2_000_000 } });
+      expect(edited.ok(), await edited.text()).toBe(true);
+      const unrated = await addCarApi(seller, `Homebuilt roadster ${marker}`, {
+        category: CATEGORY,
+        make: 'Other',
+        model: 'Other',
+        year: 1998,
+        bodyType: null,
+      });
+      return [rated, unrated];
+    });
+    await signUpBuyer(page, 'Dee Dealhunter');
+    const cards = page.getByTestId('listing-card');
+    await state(page, 'the search page, a card with a deal badge and one without', async () => {
+      await page.goto(`/cars?q=${marker}`);
+      await expect(cards).toHaveCount(2);
+      await expect(cards.getByTestId('deal-badge')).toHaveText('Great deal');
+    });
+    await state(page, 'the search page, Great deal ticked, best deals first', async () => {
+      await page.goto(`/cars?q=${marker}&deal=great&sort=deal`);
+      await waitForHydration(page);
+      await expect(cards).toHaveCount(1);
+      await expect(
+        page
+          .getByRole('list', { name: 'Filters in use' })
+          .getByRole('button', { name: /Great deal/ }),
+      ).toBeVisible();
+    });
+    await state(page, 'the Filters drawer on a phone, at its Deal group', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: /^Filters/ }).click();
+      const drawer = page.getByRole('dialog', { name: 'Filters' });
+      await expect(drawer.getByRole('checkbox', { name: /^Great deal/ })).toBeChecked();
+      await drawer.getByRole('group', { name: 'Deal' }).scrollIntoViewIfNeeded();
+    });
+    await state(
+      page,
+      'a car page, its price guide, time on the market and a change of price',
+      async () => {
+        await page.goto(`/listing/${ratedId}`);
+        const guide = page.getByRole('region', { name: 'Price guide' });
+        await expect(guide.getByTestId('deal-badge')).toHaveText('Great deal');
+        await expect(
+          page.getByTestId('price-history').getByRole('list', { name: 'Price changes' }),
+        ).toHaveText(/^Price dropped from \$20,500 to \$20,000/);
+      },
+    );
+    await state(page, 'a car page, not enough similar cars for its price guide', async () => {
+      await page.goto(`/listing/${unratedId}`);
+      await expect(page.getByRole('region', { name: 'Price guide' })).toContainText(
+        'Not enough similar cars to rate this price',
       );
     });
   });

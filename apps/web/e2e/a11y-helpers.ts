@@ -31,9 +31,8 @@ export async function state(page: Page, name: string, reach: () => Promise<void>
   });
 }
 
-/** Something for test names and car names that no other run has. */
-export const uniqueMarker = () =>
-  `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+/** Something for test names and car names that no other run has (site.ts's, for the journeys too). */
+export { uniqueMarker } from './site';
 
 /** The id of the account with this email, as an admin signed in through `admin` finds it. */
 export async function userIdApi(admin: APIRequestContext, email: string): Promise<string> {

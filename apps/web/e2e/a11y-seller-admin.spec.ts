@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { A11Y_TEST_TIMEOUT, CATEGORY, state, uniqueMarker, userIdApi } from './a11y-helpers';
 import {
+  ACCORD,
   addCarApi,
   fromSite,
   otherSession,
@@ -10,6 +11,7 @@ import {
   signUpSellerApi,
   solidPng,
   waitForHydration,
+  waitForPriceGuide,
 } from './site';
 
 /*
@@ -265,5 +267,48 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     });
     await remove.getByRole('button', { name: 'Cancel' }).click();
     await expect(remove).toBeHidden();
+  });
+
+  test('a seller: the price guide and Fill from VIN on Add a car, and a VIN that disagrees', async ({
+    page,
+  }) => {
+    const marker = uniqueMarker();
+    await signUpSellerApi(page.request, `Val Vin ${marker}`);
+    await waitForPriceGuide(page.request);
+    const guide = page.getByTestId('seller-price-guide');
+    await state(page, 'Add a car, the price guide beside the price', async () => {
+      await page.goto('/dashboard/add-product');
+      await waitForHydration(page);
+      await page.getByLabel('Make').selectOption('Kia');
+      await page.getByLabel('Model', { exact: true }).selectOption('EV6');
+      await page.getByLabel('Model year').fill('2022');
+      await page.getByLabel('Body type (optional)').selectOption('SUV');
+      await expect(guide).toHaveText(/^Similar cars: typical range/);
+      await page.getByRole('spinbutton', { name: 'Asking price (USD)' }).scrollIntoViewIfNeeded();
+    });
+    const vin = page.getByLabel('VIN (optional)');
+    const fill = page.getByRole('button', { name: 'Fill from VIN' });
+    await state(page, 'Add a car, filled in from the VIN', async () => {
+      await vin.fill(ACCORD);
+      await fill.click();
+      await expect(vin).toHaveAccessibleDescription(/^Filled in from the VIN/);
+      await vin.scrollIntoViewIfNeeded();
+    });
+    await state(page, 'Add a car, a VIN the data does not know', async () => {
+      await vin.fill('11111111111111111');
+      await fill.click();
+      await expect(vin).toHaveAttribute('aria-invalid', 'true');
+    });
+    await state(page, 'a car page, its VIN decoding as another model', async () => {
+      const carId = await addCarApi(page.request, `Honda Civic ${marker}`, {
+        category: CATEGORY,
+        make: 'Honda',
+        model: 'Civic',
+        year: 2005,
+        vin: ACCORD,
+      });
+      await page.goto(`/listing/${carId}`);
+      await expect(page.getByTestId('vin-decoded')).toContainText('Check with the seller');
+    });
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-import type { CategoryDetail, CategorySummary, ListingCard } from '@carmarket/shared';
+import type { CategoryDetail, CategorySummary, ListingCard, SearchResult } from '@carmarket/shared';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
@@ -106,7 +106,9 @@ export interface CarDetails {
   reprice?: number;
   orprice?: number;
   mileageKm?: number;
+  /** 2021 unless given: the car's age is part of its price guide. */
   year?: number;
+  bodyType?: string | null;
   vin?: string;
   /** Its photos' URLs (uploaded already); one blue photo is uploaded when none are given. */
   images?: string[];
@@ -146,6 +148,49 @@ export async function addCarApi(
   expect(created.ok(), await created.text()).toBe(true);
   return ((await created.json()) as { insertedId: string }).insertedId;
 }
+
+/**
+ * What `act` returns, done by a new seller through an API session of their own (listing cars,
+ * changing their prices), closed afterwards.
+ */
+export async function asNewSeller<T>(
+  playwright: Parameters<typeof otherSession>[0],
+  act: (seller: APIRequestContext) => Promise<T>,
+): Promise<T> {
+  const seller = await otherSession(playwright);
+  try {
+    await signUpSellerApi(seller);
+    return await act(seller);
+  } finally {
+    await seller.dispose();
+  }
+}
+
+/**
+ * Waits until the price guide rates cars (`request` is signed in): the server fits it from the
+ * demo cars as it starts, and a car listed before that fit has committed is rated only at the
+ * next hourly refresh.
+ */
+export async function waitForPriceGuide(request: APIRequestContext) {
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(
+          '/api/listings?deal=great,good,fair,high,overpriced&limit=1',
+        );
+        return response.ok() ? ((await response.json()) as SearchResult).total : 0;
+      },
+      { message: 'a car rated by the price guide', timeout: 60_000 },
+    )
+    .toBeGreaterThan(0);
+}
+
+/** A VIN the server decodes (vin.spec.ts): a 2003 Honda Accord EX-V6 coupe. */
+export const ACCORD = '1HGCM82633A004352';
+
+/** Something for car names and searches (`q=`) that no other test or run has. */
+export const uniqueMarker = () =>
+  `zq${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /**
  * A car of the calling test's own, put on sale in `category` (a name) by a new seller; the

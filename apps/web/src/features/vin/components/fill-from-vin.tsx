@@ -2,11 +2,7 @@ import { vinProblem, type VinDecode } from '@carmarket/shared';
 import { useState } from 'react';
 
 import { useDecodeVin, vinErrorMessage } from '../api/decode-vin';
-
-/** What the VIN decodes as, in words: "2003 Honda Accord EX-V6". */
-export function vinWords(decoded: Pick<VinDecode, 'year' | 'make' | 'model' | 'trim'>): string {
-  return [decoded.year, decoded.make, decoded.model, decoded.trim].filter(Boolean).join(' ');
-}
+import { vinWords } from '../vin-words';
 
 /** Why the button cannot decode what is typed yet; null when it can. */
 function reasonOf(vin: string): string | null {

@@ -1,5 +1,7 @@
 import type { ListingDetail } from '@carmarket/shared';
 
+import { vinWords } from '../vin-words';
+
 /** Names compared as people read them ("MERCEDES-BENZ" is "Mercedes-Benz"). */
 const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const OTHER = 'Other';
@@ -43,7 +45,7 @@ export function VinDecodedNote({
 }) {
   const decoded = listing.vinDecoded;
   if (!decoded) return null;
-  const words = [decoded.year, decoded.make, decoded.model, decoded.trim].filter(Boolean).join(' ');
+  const words = vinWords(decoded);
   const differ = disagreements(listing, decoded);
   return (
     <div className={className} data-testid="vin-decoded">

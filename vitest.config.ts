@@ -12,6 +12,7 @@ const noDatabase = [
   'apps/server/src/module-graph.test.ts',
   'apps/server/src/modules/price-guide/price-guide.model.test.ts',
   'apps/server/src/modules/system/start.test.ts',
+  'apps/server/src/modules/vin/vin-decoder.test.ts',
   'apps/server/src/modules/vin/vin-mapping.test.ts',
   'apps/server/src/seed/demo-data.test.ts',
 ];

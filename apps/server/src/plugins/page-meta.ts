@@ -85,8 +85,8 @@ export function canonicalTag(site: Site, pathname: string): string {
 
 /**
  * What a car's status says to search engines. A reserved car is held only while one buyer's card
- * is confirmed (minutes) and stays listed, so it is limited, not gone; withdrawn and removed cars
- * are seen only by their seller and admins.
+ * is confirmed (minutes) and stays listed, so it is limited, not gone; a sold or withdrawn car's
+ * page stays up and says so (noindex), a removed one is seen only by its seller and admins.
  */
 const AVAILABILITY: Record<ListingStatus, string> = {
   available: 'https://schema.org/InStock',
@@ -95,6 +95,10 @@ const AVAILABILITY: Record<ListingStatus, string> = {
   withdrawn: 'https://schema.org/Discontinued',
   removed: 'https://schema.org/Discontinued',
 };
+
+/** A car no longer for sale, whose page says so (issue 32). */
+const ended = (status: ListingStatus) =>
+  status === 'sold' || status === 'withdrawn' || status === 'removed';
 
 /** Miles beside US dollars and pounds sterling, kilometres otherwise (decision 013). */
 const MILE_CURRENCIES = new Set(['USD', 'GBP']);
@@ -143,7 +147,8 @@ function carHead(car: ListingDetail, site: Site): PageHead {
   const heading = `${named} - ${price}`;
   const mileage = mileageOf(car);
   // "2019 Toyota Corolla LE with 23,861 mi, for sale in Fresno, CA. One owner, ..."
-  const state = car.status === 'sold' ? 'sold' : 'for sale';
+  const state =
+    car.status === 'sold' ? 'sold' : ended(car.status) ? 'no longer for sale' : 'for sale';
   const description = excerpt(
     `${named}${mileage ? ` with ${mileage.text}` : ''}, ${state} in ${car.location}. ${car.description}`,
     200,
@@ -193,6 +198,8 @@ function carHead(car: ListingDetail, site: Site): PageHead {
   };
 
   const tags = [
+    // Shown to whoever follows a saved link (issue 32), but not a page for search engines to list.
+    ...(ended(car.status) ? [meta('name', 'robots', 'noindex')] : []),
     canonicalTag(site, `/listing/${encodeURIComponent(car._id)}`),
     meta('property', 'og:type', 'product'),
     meta('property', 'og:site_name', site.name),

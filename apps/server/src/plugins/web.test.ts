@@ -283,12 +283,21 @@ describe('serving the web app', () => {
       ],
       [{ status: 'sold', holdExpiresAt: null }, 'SoldOut'],
     ] as const;
+    expect(metaContent(html, 'robots')).toBeUndefined();
     for (const [state, availability] of states) {
       await app.database.db.update(listing).set(state).where(eq(listing.id, car.id));
       const page = await (await buyer.get(`/listing/${car.id}`)).text();
       const { offers } = structuredData(page) as { offers: { availability: string } };
       expect(offers.availability).toBe(`https://schema.org/${availability}`);
+      // A sold car's page says so (issue 32) and is not one for search engines to list.
+      expect(metaContent(page, 'robots')).toBe(state.status === 'sold' ? 'noindex' : undefined);
     }
+    const sold = await (await buyer.get(`/listing/${car.id}`)).text();
+    expect(sold).toContain('<title>2019 Toyota Corolla LE - $14,500 - CarMarket</title>');
+    expect(metaContent(sold, 'description')).toMatch(
+      /^2019 Toyota Corolla LE with 23,861 mi, sold in/,
+    );
+    expect(sold).toContain('This car was sold');
   });
 
   it('names a search by the kind of car and points it at one address', async () => {

@@ -11,6 +11,7 @@ import { useListing } from '../../features/listings/api/get-listing';
 import { ListingFacts } from '../../features/listings/components/listing-facts';
 import { ListingGallery } from '../../features/listings/components/listing-gallery';
 import { ListingPrice } from '../../features/listings/components/listing-price';
+import { SimilarCars } from '../../features/listings/components/similar-cars';
 import { PriceHistory } from '../../features/listings/components/price-history';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
@@ -20,9 +21,10 @@ import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/laz
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';
 import { ApiError } from '../../lib/api-client';
+import { formatDate } from '../../lib/format-date';
 import { usePage } from '../../lib/page';
 import { useQueryParams } from '../../lib/use-query-params';
-import { useLocalTime } from '../../lib/use-hydrated';
+import { useHydrated, useLocalTime } from '../../lib/use-hydrated';
 import { NotFound } from './not-found';
 
 const STATUS_LABELS: Partial<Record<ListingStatus, string>> = {
@@ -71,86 +73,140 @@ function useCarAction() {
   return (name: CarAction) => (action === name ? done : undefined);
 }
 
+/**
+ * What a sold or withdrawn car's page says first (issue 32): the link in a saved car or an alert
+ * leads here, and the similar cars below are what the reader can still buy. The date is the
+ * reader's, so it shows once the browser has the page.
+ */
+function EndedNotice({ listing }: { listing: ListingDetail }) {
+  const hydrated = useHydrated();
+  const sold = listing.status === 'sold';
+  return (
+    <div
+      className="mb-8 rounded-box border border-base-300 bg-base-200 p-5 sm:p-6"
+      data-testid="ended-notice"
+    >
+      <p className="text-xl font-bold tracking-tight">
+        {sold ? 'This car was sold' : 'This car is no longer listed'}
+        {sold && hydrated && listing.soldAt && (
+          <>
+            {' on '}
+            <time dateTime={listing.soldAt}>{formatDate(listing.soldAt)}</time>
+          </>
+        )}
+      </p>
+      <p className="mt-1 text-muted">
+        {sold ? 'It can no longer be booked.' : 'Its seller took it off sale.'}{' '}
+        <button type="button" className="text-link" onClick={showSimilarCars}>
+          See similar cars on sale
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Scrolls to the similar cars and takes focus there. Not a link to `#similar-title`: the router
+ * treats a change of hash as a new page, and the page's focus would go back to its start.
+ */
+function showSimilarCars() {
+  const heading = document.getElementById('similar-title');
+  heading?.scrollIntoView({ block: 'start' });
+  heading?.focus({ preventScroll: true });
+}
+
+/** A car that is not for sale any more: its page stays, with nothing to book or ask. */
+const isEnded = (listing: ListingDetail) =>
+  listing.status === 'sold' || listing.status === 'withdrawn';
+
 function ListingView({ listing }: { listing: ListingDetail }) {
   const { user } = useSession();
   const finish = useCarAction();
   // The car's own seller gets its tools instead of Book now, Save and Ask the seller.
   const mine = isOwnCar(user, listing);
+  const ended = !mine && isEnded(listing);
   const reservedUntil = useLocalTime(listing.reservedUntil);
   const statusLabel = listing.reservedUntil
     ? `Reserved${reservedUntil ? ` until ${reservedUntil}` : ''}: another buyer is paying`
-    : // The seller's panel says it.
-      !mine && STATUS_LABELS[listing.status];
+    : // The seller's panel says it; a sold or withdrawn car's notice too.
+      !mine && !ended && STATUS_LABELS[listing.status];
   return (
-    <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">
-      <div className="lg:col-span-7">
-        <ListingGallery listing={listing} />
-      </div>
-      <div className="min-w-0 lg:col-span-5">
-        <p className="section-eyebrow">
-          <Link to={`/category/${listing.categoryId}`} className="hover:underline">
-            {listing.categoryName}
-          </Link>
-        </p>
-        <h1
-          id="listing-title"
-          className="mt-2 text-3xl leading-tight font-extrabold tracking-tight sm:text-4xl"
-        >
-          {listing.name}
-        </h1>
-        <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
-          <span>
-            Seller: <span className="font-semibold text-base-content">{listing.seller}</span>
-          </span>
-          {listing.sellerVerified && <VerifiedBadge />}
-        </p>
-        {statusLabel && (
-          <p className="mt-4 inline-block rounded-box bg-base-200 px-3 py-1 text-sm font-semibold">
-            {statusLabel}
-          </p>
-        )}
-        <div className="mt-5">
-          <ListingPrice
-            reprice={listing.reprice}
-            orprice={listing.orprice}
-            currency={listing.currency}
-            size="lg"
-          />
+    <>
+      {ended && <EndedNotice listing={listing} />}
+      <article aria-labelledby="listing-title" className="grid gap-8 lg:grid-cols-12">
+        <div className="lg:col-span-7">
+          <ListingGallery listing={listing} />
         </div>
-        <PriceHistory listing={listing} className="mt-2" />
-        <PriceBand listing={listing} className="mt-5" />
-        {mine ? (
-          <LazyYourCarPanel car={listing} className="mt-6" />
-        ) : (
-          <>
-            <BookButton
-              listing={listing}
-              before={<SaveOrSignInButton car={listing} look="labelled" finish={finish('save')} />}
-              className="mt-6 max-w-sm"
-              finish={finish('book')}
+        <div className="min-w-0 lg:col-span-5">
+          <p className="section-eyebrow">
+            <Link to={`/category/${listing.categoryId}`} className="hover:underline">
+              {listing.categoryName}
+            </Link>
+          </p>
+          <h1
+            id="listing-title"
+            className="mt-2 text-3xl leading-tight font-extrabold tracking-tight sm:text-4xl"
+          >
+            {listing.name}
+          </h1>
+          <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
+            <span>
+              Seller: <span className="font-semibold text-base-content">{listing.seller}</span>
+            </span>
+            {listing.sellerVerified && <VerifiedBadge />}
+          </p>
+          {statusLabel && (
+            <p className="mt-4 inline-block rounded-box bg-base-200 px-3 py-1 text-sm font-semibold">
+              {statusLabel}
+            </p>
+          )}
+          <div className="mt-5">
+            {ended && <p className="text-sm text-muted">Last asking price</p>}
+            <ListingPrice
+              reprice={listing.reprice}
+              orprice={listing.orprice}
+              currency={listing.currency}
+              size="lg"
             />
-            <LazyAskSellerButton
-              listing={listing}
-              className="mt-3 max-w-sm"
-              finish={finish('ask')}
-            />
-          </>
-        )}
-        <LazyRemoveCarButton car={listing} className="mt-4" />
-        <ListingFacts
-          listing={listing}
-          full={listing}
-          className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
-        />
-        <VinDecodedNote listing={listing} className="mt-4" />
-      </div>
-      <section aria-labelledby="description-title" className="lg:col-span-7">
-        <h2 id="description-title" className="text-xl font-bold">
-          About this car
-        </h2>
-        <p className="mt-3 leading-7 whitespace-pre-line">{listing.description}</p>
-      </section>
-    </article>
+          </div>
+          <PriceHistory listing={listing} className="mt-2" />
+          <PriceBand listing={listing} className="mt-5" />
+          {mine ? (
+            <LazyYourCarPanel car={listing} className="mt-6" />
+          ) : ended ? null : (
+            <>
+              <BookButton
+                listing={listing}
+                before={
+                  <SaveOrSignInButton car={listing} look="labelled" finish={finish('save')} />
+                }
+                className="mt-6 max-w-sm"
+                finish={finish('book')}
+              />
+              <LazyAskSellerButton
+                listing={listing}
+                className="mt-3 max-w-sm"
+                finish={finish('ask')}
+              />
+            </>
+          )}
+          <LazyRemoveCarButton car={listing} className="mt-4" />
+          <ListingFacts
+            listing={listing}
+            full={listing}
+            className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
+          />
+          <VinDecodedNote listing={listing} className="mt-4" />
+        </div>
+        <section aria-labelledby="description-title" className="lg:col-span-7">
+          <h2 id="description-title" className="text-xl font-bold">
+            About this car
+          </h2>
+          <p className="mt-3 leading-7 whitespace-pre-line">{listing.description}</p>
+        </section>
+      </article>
+      <SimilarCars carId={listing._id} className="mt-14" />
+    </>
   );
 }
 

@@ -4,4 +4,5 @@ export const listingKeys = {
   categoryPage: (id: string) => ['category', id] as const,
   cars: ['listing'] as const,
   car: (id: string) => ['listing', id] as const,
+  similar: (id: string) => ['listing', id, 'similar'] as const,
 };

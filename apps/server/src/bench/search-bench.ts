@@ -3,8 +3,9 @@
 // with the built server, and times a fixed mix of searches through the API; beside each, the same
 // SQL the API ran, straight through `pg` in the same run, so the API's own overhead shows.
 // Figures, not a test. Settings: BENCH_DATABASE_URL (an admin URL; default the local server),
-// BENCH_PG_CARS, BENCH_PGLITE_CARS, BENCH_RUNS, BENCH_PORT; --no-build, --no-pglite, --explain,
-// --reuse (keep the previous run's PostgreSQL cars when there are enough). API and SQL runs alternate.
+// BENCH_PG_CARS, BENCH_PGLITE_CARS, BENCH_RUNS, BENCH_PORT, BENCH_ONLY (only the searches whose
+// name has it); --no-build, --no-pglite, --explain, --reuse (keep the previous run's PostgreSQL
+// cars when there are enough). API and SQL runs alternate. Also times a car's similar cars.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { queryRows, type Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
+import { findSimilarCars } from '../modules/listings/similar.ts';
 import { refreshPriceGuide } from '../modules/price-guide/price-guide.service.ts';
 import { searchListings } from '../modules/search/search.service.ts';
 import { seedPglite, signIn as signInAt, startServer as startServerOn } from './bench-cars.ts';
@@ -48,6 +50,8 @@ const signIn = () => signInAt(origin);
 interface Search {
   name: string;
   query: string;
+  /** Another call than search (`/api<path>`), with the server's own code that runs its SQL. */
+  call?: { path: string; run: (db: Db) => Promise<unknown> };
   /** Resolved before timing: the cursor of page 200. */
   prepare?: (get: (query: string) => Promise<{ nextCursor: string | null }>) => Promise<string>;
 }
@@ -105,14 +109,21 @@ interface Figure {
 
 type Statement = { sql: string; params: unknown[] };
 
-/** The SQL a search runs, recorded by calling the server's own search code with a logging Drizzle. */
-async function recordSql(pool: pg.Pool, query: string): Promise<Statement[]> {
+/**
+ * The SQL a search runs (or `run`, another call's code), recorded by calling the server's own
+ * code with a logging Drizzle.
+ */
+async function recordSql(
+  pool: pg.Pool,
+  query: string,
+  run?: (db: Db) => Promise<unknown>,
+): Promise<Statement[]> {
   const recorded: Statement[] = [];
   const db = drizzle(pool, {
     schema,
     logger: { logQuery: (sql, params) => recorded.push({ sql, params }) },
   }) as unknown as Db;
-  await searchListings(db, SearchQuerySchema.parse(searchParamsOf(query)));
+  await (run ? run(db) : searchListings(db, SearchQuerySchema.parse(searchParamsOf(query))));
   return recorded;
 }
 
@@ -133,8 +144,8 @@ async function replay(pool: pg.Pool, recorded: Statement[]) {
  * alternately with it, so both see the same machine at the same moment.
  */
 async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) {
-  const get = async (query: string) => {
-    const response = await fetch(`${origin}/api/listings?${query}`, { headers: { cookie } });
+  const get = async (query: string, path = `/listings?${query}`) => {
+    const response = await fetch(`${origin}/api${path}`, { headers: { cookie } });
     if (!response.ok) throw new Error(`${query}: ${response.status} ${await response.text()}`);
     return response;
   };
@@ -143,9 +154,9 @@ async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) 
     const query = search.prepare
       ? await search.prepare(async (q) => (await (await get(q)).json()) as { nextCursor: string })
       : search.query;
-    const recorded = pool ? await recordSql(pool, query) : [];
+    const recorded = pool ? await recordSql(pool, query, search.call?.run) : [];
     for (let i = 0; i < 3; i++) {
-      await (await get(query)).arrayBuffer();
+      await (await get(query, search.call?.path)).arrayBuffer();
       if (pool) await replay(pool, recorded);
     }
     const times: number[] = [];
@@ -153,7 +164,7 @@ async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) 
     let body = Buffer.alloc(0);
     for (let i = 0; i < runs; i++) {
       let start = performance.now();
-      const response = await get(query);
+      const response = await get(query, search.call?.path);
       body = Buffer.from(await response.arrayBuffer());
       times.push(performance.now() - start);
       if (pool) {
@@ -162,14 +173,14 @@ async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) 
         rawTimes.push(performance.now() - start);
       }
     }
-    const parsed = JSON.parse(body.toString()) as { total: number };
+    const parsed = JSON.parse(body.toString()) as { total?: number; items?: unknown[] };
     figures.push({
       name: search.name,
       p50: percentile(times, 50),
       p95: percentile(times, 95),
       bytes: body.length,
       gzip: gzipSync(body).length,
-      total: parsed.total,
+      total: parsed.total ?? parsed.items?.length ?? 0,
       ...(pool && { rawP50: percentile(rawTimes, 50), rawP95: percentile(rawTimes, 95) }),
     });
     if (pool && flags.has('--explain')) (search as Search & { sql?: Statement[] }).sql = recorded;
@@ -245,13 +256,63 @@ async function rateCars(db: Db) {
   );
 }
 
+/**
+ * A car page's similar cars (issue 32): a car on sale of a popular model, a sold car, and a sold
+ * car of a model no other car has (added here once, sold, so searches do not see it), whose
+ * similar cars all come from the walk along the price index for its body type.
+ */
+async function similarCases(databaseUrl: string): Promise<Search[]> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const pick = async (where: string) =>
+      (
+        await pool.query(
+          `select id, make, model, body_type as "bodyType", reprice_cents::int as "repriceCents",
+            year, currency from listing where ${where} order by id limit 1`,
+        )
+      ).rows[0] as Parameters<typeof findSimilarCars>[1];
+    const lone = `status = 'sold' and make = 'Other' and model = 'Other'`;
+    if (!(await pick(lone))) {
+      await pool.query(`insert into listing (category_id, seller_id, seller_name, name, condition,
+          location, year, reprice_cents, orprice_cents, currency, make, model, body_type, status)
+        select category_id, seller_id, seller_name, 'A car of its own', condition, location, 2014,
+          1500000, 2000000, 'USD', 'Other', 'Other', 'Pickup', 'sold'
+        from listing where status = 'sold' limit 1`);
+    }
+    const cases = [
+      ['a car on sale', `status = 'available' and make = 'Toyota' and model = 'Corolla'`],
+      ['a sold car', `status = 'sold' and make <> 'Other'`],
+      ['a sold car, body type only', lone],
+    ] as const;
+    return await Promise.all(
+      cases.map(async ([name, where]) => {
+        const car = await pick(where);
+        return {
+          name: `similar cars, ${name}`,
+          query: '',
+          call: {
+            path: `/listings/${car.id}/similar`,
+            run: (db: Db) => findSimilarCars(db, car),
+          },
+        };
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
 const { data, near, databaseUrl: pgUrl } = await prepareSearchBench({ cars: pgCars, port });
-{
+const searches = [...mix(near.id), ...(await similarCases(pgUrl))].filter(
+  (search) => !process.env.BENCH_ONLY || search.name.includes(process.env.BENCH_ONLY),
+);
+// The price guide's refresh takes minutes at 1M cars: only for a mix with deal searches.
+const rating = searches.some((search) => search.query.includes('deal'));
+if (rating) {
   const pool = new pg.Pool({ connectionString: pgUrl, max: 1 });
   await rateCars(drizzle(pool, { schema }) as unknown as Db);
   await pool.end();
 }
-const searches = mix(near.id);
 {
   const server = await startServer({ DATABASE_URL: pgUrl });
   const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
@@ -267,10 +328,14 @@ if (!flags.has('--no-pglite')) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-search-'));
   await seedPglite({ dataDir, cars: pgliteCars, data, port });
   const db = await PGlite.create(path.join(dataDir, 'db'), { extensions: { cube, earthdistance } });
-  await rateCars(drizzlePglite(db, { schema }) as unknown as Db);
+  if (rating) await rateCars(drizzlePglite(db, { schema }) as unknown as Db);
   await db.close();
   const server = await startServer({ DATA_DIR: dataDir });
-  const figures = await timeSearches(await signIn(), searches);
+  const figures = await timeSearches(
+    await signIn(),
+    // The similar cars' cases name cars of the PostgreSQL database.
+    searches.filter((search) => !search.call),
+  );
   const rss = server.peakRss();
   await server.stop();
   print(`PGlite, ${pgliteCars.toLocaleString('en-US')} cars (API only)`, figures, rss);

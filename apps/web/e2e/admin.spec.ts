@@ -49,7 +49,12 @@ test.describe('administration', () => {
     expect(await sellerVerified(page, carId)).toBe(true);
     await page.goto(`/listing/${carId}`);
     await expect(page.getByRole('heading', { level: 1, name: carName })).toBeVisible();
-    await expect(page.getByText('Verified seller', { exact: true })).toBeVisible();
+    await expect(
+      // The car itself, not the similar cars under it.
+      page.getByRole('article', { name: carName, exact: true }).getByText('Verified seller', {
+        exact: true,
+      }),
+    ).toBeVisible();
 
     // The audit log records it.
     await page.goto('/dashboard/audit');

@@ -166,8 +166,10 @@ test.describe('one look', () => {
     await expect(page.getByRole('heading', { level: 1, name: car.name })).toBeVisible({
       timeout: 20_000,
     });
-    await expect(page.getByText('23,861 mi', { exact: true })).toBeVisible();
-    await expect(page.getByText('Verified seller', { exact: true }).locator('svg')).toHaveCount(1);
+    // The car itself, not the similar cars under it.
+    const shown = page.getByRole('article', { name: car.name, exact: true });
+    await expect(shown.getByText('23,861 mi', { exact: true })).toBeVisible();
+    await expect(shown.getByText('Verified seller', { exact: true }).locator('svg')).toHaveCount(1);
 
     const lookOf = (element: Locator) =>
       element.evaluate((node) => {

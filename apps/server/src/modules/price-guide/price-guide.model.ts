@@ -15,33 +15,29 @@ export const MIN_COMPARABLES = 10;
  */
 export const BAND_SDS = 1;
 /**
- * A group's residual standard deviation is taken as at least this (log price): a group of
- * identically priced cars would otherwise draw a band of no width.
+ * A group's residual standard deviation is taken as at least this (log price), so the typical
+ * range is at least about 7 % either side of the fair price: in a group of near identically
+ * priced cars a small discount is then `good`, not `great`.
  */
-export const MIN_RESIDUAL_SD = 0.03;
+export const MIN_RESIDUAL_SD = 0.07;
 /** The steepest fall in log price a fit may keep per year of age and per 10,000 km. */
 export const MAX_FALL_PER_UNIT = 0.5;
 /** Mileage is counted in units of this many km. */
 export const MILEAGE_UNIT_KM = 10_000;
 
 /**
- * Each rating's highest ratio of asking price to fair price, best first; above the last, a car
- * is `overpriced`. A car 25 % under its fair price (ratio 0.75) is `great` and one 25 % over
- * (1.25) `overpriced` with room for the guide's own error of about 10 % either way; with
- * comparable cars' prices spread by about 8 %, roughly 5 % of them fall in each outer rating.
+ * The rating follows the typical range the car page draws, so the two never disagree: a car
+ * asking less than the range's low is `great`, more than its high `overpriced`; within it, the
+ * range is split in log price into thirds, `good`, `fair` and `high`. Each entry is a rating
+ * within the range and its highest position there, from -1 (the low) to 1 (the high). A car 25 %
+ * under or over its fair price lies outside the range unless its group's prices spread by more
+ * than about 25 %; with the benchmark's spread of 8 % it does with room for the guide's error.
  */
-export const DEAL_THRESHOLDS: ReadonlyArray<readonly [DealRating, number]> = [
-  ['great', 0.87],
-  ['good', 0.95],
-  ['fair', 1.05],
-  ['high', 1.15],
+export const RANGE_THIRDS: ReadonlyArray<readonly [DealRating, number]> = [
+  ['good', -1 / 3],
+  ['fair', 1 / 3],
+  ['high', 1],
 ];
-
-/** The rating of a car whose asking price is `ratio` times its fair price. */
-export function ratingOf(ratio: number): DealRating {
-  for (const [rating, upTo] of DEAL_THRESHOLDS) if (ratio <= upTo) return rating;
-  return 'overpriced';
-}
 
 /**
  * One group's sums, as the database adds them up: x1 is age in years, x2 mileage in units of
@@ -124,19 +120,5 @@ export function solveFit(sums: GroupSums): Fit {
     mileageSlope: best.b2,
     meanMileageKm: m2 * MILEAGE_UNIT_KM,
     residualSd: Math.max(MIN_RESIDUAL_SD, Math.sqrt(Math.max(0, best.sse) / freedom)),
-  };
-}
-
-/** A guide from a fit: the fair price and its band, in minor units. */
-export function guideFrom(fit: Fit, age: number, mileageKm: number | null | undefined) {
-  const lnFair =
-    fit.intercept +
-    fit.ageSlope * age +
-    (fit.mileageSlope * (mileageKm ?? fit.meanMileageKm)) / MILEAGE_UNIT_KM;
-  const spread = BAND_SDS * fit.residualSd;
-  return {
-    fair: Math.round(Math.exp(lnFair)),
-    low: Math.round(Math.exp(lnFair - spread)),
-    high: Math.round(Math.exp(lnFair + spread)),
   };
 }

@@ -1,13 +1,13 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { PriceGuide, PriceGuideQuery } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { listingDeal, priceGuideFit } from '../../db/schema.ts';
 import {
   BAND_SDS,
-  DEAL_THRESHOLDS,
-  guideFrom,
   MILEAGE_UNIT_KM,
   MIN_COMPARABLES,
+  MIN_RESIDUAL_SD,
+  RANGE_THIRDS,
   solveFit,
   type GroupSums,
 } from './price-guide.model.ts';
@@ -86,20 +86,35 @@ function groupOf(
   return { scope: 'body', make: '', model: '', bodyType: row.bodyType };
 }
 
+/**
+ * The body type a car is compared by, past its make and model: its own, else the one most cars
+ * of its make and model in the market have (a seller's guide asked without one, a car listed
+ * without one). The catalogue (vehicles.ts) does not say a model's body type.
+ */
+const GUIDE_BODY = sql`coalesce(l.body_type, (select c.body_type from listing c
+  where c.currency = l.currency and c.make = l.make and c.model = l.model
+    and c.body_type is not null and ${MARKET}
+  group by c.body_type order by count(*) desc, c.body_type limit 1))`;
+
 /** The fits of each car's first group with enough comparables (price_guide_fit m, b, t). */
 const FIT_JOINS = sql.raw(`
   left join price_guide_fit m on m.scope = 'model' and m.currency = l.currency
     and m.make = l.make and m.model = l.model and m.body_type = ''
   left join price_guide_fit b on b.scope = 'make_body' and b.currency = l.currency
-    and b.make = l.make and b.model = '' and b.body_type = l.body_type
+    and b.make = l.make and b.model = '' and b.body_type = l.guide_body
   left join price_guide_fit t on t.scope = 'body' and t.currency = l.currency
-    and t.make = '' and t.model = '' and t.body_type = l.body_type`);
+    and t.make = '' and t.model = '' and t.body_type = l.guide_body`);
 /** One column of the chosen fit: each fit's columns are all set, so this picks one fit whole. */
 const fit = (column: string) => sql.raw(`coalesce(m.${column}, b.${column}, t.${column})`);
 
-const RATING = sql.raw(
-  `case ${DEAL_THRESHOLDS.map(([rating, upTo]) => `when ratio <= ${upTo} then '${rating}'`).join(' ')} else 'overpriced' end`,
-);
+/**
+ * The rating (RANGE_THIRDS): below the typical range's low `great`, above its high `overpriced`,
+ * against the very cents the page draws; within it by its position there, from -1 to 1.
+ */
+const RATING = sql.raw(`case when fair_cents is null then null
+    when reprice_cents < low_cents then 'great' when reprice_cents > high_cents then 'overpriced'
+    ${RANGE_THIRDS.map(([rating, upTo]) => `when position <= ${upTo} then '${rating}'`).join(' ')}
+    else 'high' end`);
 
 /** The columns of listing_deal, in order. */
 const DEAL_COLUMNS = sql.raw(
@@ -108,25 +123,51 @@ const DEAL_COLUMNS = sql.raw(
 const UPDATE_DEAL = sql.raw(`fair_cents = excluded.fair_cents, low_cents = excluded.low_cents,
   high_cents = excluded.high_cents, comparables = excluded.comparables, ratio = excluded.ratio,
   rating = excluded.rating`);
+/** What a car was rated from: its row is written only while the car still has them. */
+const RATED_FROM_NAMES = [
+  'reprice_cents',
+  'currency',
+  'make',
+  'model',
+  'body_type',
+  'year',
+  'mileage_km',
+];
+const RATED_FROM = sql.raw(RATED_FROM_NAMES.join(', '));
+const ratedFrom = (alias: string) =>
+  sql.raw(RATED_FROM_NAMES.map((name) => `${alias}.${name}`).join(', '));
 
 /**
- * listing_deal's rows, from the newest fits, for the cars on sale `which` selects (a condition on
- * `l`); cars without a fit have none.
+ * The guide and rating of each car `cars` yields (a from-clause aliased `l` with listing's
+ * columns RATED_FROM and `id`), from the newest fits: listing_deal's columns, null without a
+ * fit, then RATED_FROM. The one place the fair price, the range and the rating are worked out,
+ * for cars on sale and for a seller's guide alike; a car's age is counted from the database's date.
  */
-function ratedCars(which: SQL): SQL {
-  return sql`select id as listing_id, round(exp(ln_fair))::bigint as fair_cents,
-      round(exp(ln_fair - ${BAND_SDS} * sd))::bigint as low_cents,
-      round(exp(ln_fair + ${BAND_SDS} * sd))::bigint as high_cents, comparables, ratio,
-      ${RATING} as rating
-    from (select id, ln_fair, sd, comparables, reprice_cents / exp(ln_fair) as ratio
-      from (select l.id, l.reprice_cents,
+function guides(cars: SQL): SQL {
+  return sql`select listing_id, fair_cents, low_cents, high_cents, comparables, ratio,
+      ${RATING} as rating, ${RATED_FROM}
+    from (select *, round(exp(ln_fair))::bigint as fair_cents,
+        round(exp(ln_fair - spread))::bigint as low_cents,
+        round(exp(ln_fair + spread))::bigint as high_cents,
+        reprice_cents / exp(ln_fair) as ratio,
+        (ln(greatest(reprice_cents, 1)::float8) - ln_fair) / spread as position
+      from (select l.id as listing_id, ${ratedFrom('l')},
           ${fit('intercept')} + ${fit('age_slope')} * ${AGE}
             + ${fit('mileage_slope')} * coalesce(l.mileage_km, ${fit('mean_mileage_km')}) / ${MILEAGE_UNIT_KM}
             as ln_fair,
-          ${fit('residual_sd')} as sd, ${fit('comparables')} as comparables
-        from listing l ${FIT_JOINS}
-        where l.status in ('available', 'reserved') and ${which}) as guided
-      where ln_fair is not null) as rated`;
+          ${BAND_SDS} * greatest(${fit('residual_sd')}, ${MIN_RESIDUAL_SD}) as spread,
+          ${fit('comparables')} as comparables
+        from (select l.*, ${GUIDE_BODY} as guide_body from ${cars}) as l ${FIT_JOINS}) as guided
+      ) as placed`;
+}
+
+/**
+ * listing_deal's columns and RATED_FROM of the cars on sale `which` selects (a condition on `l`);
+ * a car without a fit has nulls.
+ */
+function ratedCars(which: SQL): SQL {
+  return guides(sql`(select id, ${RATED_FROM} from listing l
+    where l.status in ('available', 'reserved') and ${which}) as l`);
 }
 
 /**
@@ -151,12 +192,19 @@ function copyRatings(which: SQL): SQL {
  * that still carry one. Answers how many cars are rated, and how many cars' rows were written.
  */
 async function rewriteDeals(tx: Tx): Promise<{ rated: number; carsWritten: number }> {
-  // A car listed or changed since the refresh began was rated by its event, at its new price
-  // (from the fits before this refresh): its row is left as that wrote it.
-  const untouched = (id: SQL) =>
-    sql`not exists (select 1 from listing l where l.id = ${id} and l.updated_at >= now())`;
+  // A car's row is written only while it is on sale with what it was rated from (the temporary
+  // table keeps those): a seller's change committed since then rated the car by its event, at
+  // its new price, and that row stays. Compared by value, not by time: a change's updated_at is
+  // the app's clock or its transaction's start, either of which may be before this refresh began.
+  const unchanged = (r: string, l: string) =>
+    sql.raw(`${l}.status in ('available', 'reserved')
+      and (${RATED_FROM_NAMES.map((name) => `${l}.${name}`).join(', ')})
+        is not distinct from (${RATED_FROM_NAMES.map((name) => `${r}.${name}`).join(', ')})`);
+  const stillAsRated = (r: string) =>
+    sql`exists (select 1 from listing l where l.id = ${sql.raw(r)}.listing_id and ${unchanged(r, 'l')})`;
   // Hash joins of a million rows each side, without spilling to disk in batches.
   await tx.execute(sql`set local work_mem = '64MB'`);
+  // Every car on sale, with a null rating where no group has a fit.
   await tx.execute(
     sql`create temporary table price_guide_rated on commit drop as ${ratedCars(sql`true`)}`,
   );
@@ -164,35 +212,44 @@ async function rewriteDeals(tx: Tx): Promise<{ rated: number; carsWritten: numbe
       low_cents = r.low_cents, high_cents = r.high_cents, comparables = r.comparables,
       ratio = r.ratio, rating = r.rating
     from price_guide_rated r
-    where d.listing_id = r.listing_id
+    where d.listing_id = r.listing_id and r.rating is not null
       and (d.fair_cents, d.low_cents, d.high_cents, d.comparables, d.ratio, d.rating)
         is distinct from (r.fair_cents, r.low_cents, r.high_cents, r.comparables, r.ratio, r.rating)
-      and ${untouched(sql`d.listing_id`)}`);
+      and ${stillAsRated('r')}`);
+  // Rows of cars off sale now, and of cars on sale without a fit that are as they were rated.
   await tx.execute(sql`delete from listing_deal d
-    where not exists (select 1 from price_guide_rated r where r.listing_id = d.listing_id)
-      and ${untouched(sql`d.listing_id`)}`);
+    where not exists (select 1 from price_guide_rated r
+        where r.listing_id = d.listing_id and r.rating is not null)
+      and (not exists (select 1 from listing l
+          where l.id = d.listing_id and l.status in ('available', 'reserved'))
+        or exists (select 1 from price_guide_rated r
+          where r.listing_id = d.listing_id and ${stillAsRated('r')}))`);
   await tx.execute(sql`insert into listing_deal (${DEAL_COLUMNS})
     select ${DEAL_COLUMNS} from price_guide_rated r
-    where not exists (select 1 from listing_deal d where d.listing_id = r.listing_id)
-      and ${untouched(sql`r.listing_id`)}
+    where r.rating is not null
+      and not exists (select 1 from listing_deal d where d.listing_id = r.listing_id)
+      and ${stillAsRated('r')}
     on conflict (listing_id) do nothing`);
   // From the rows just worked out (one scan of the cars, hashed against them), every car whose
   // rating differs: rated anew, rated otherwise, or no longer rated (its group too small, or the
-  // car withdrawn: only cars on sale are in price_guide_rated). Cars touched since the refresh
-  // began were written by their event.
+  // car withdrawn: only cars on sale are in price_guide_rated). The condition is on the car's
+  // row itself, so a car a seller is changing is checked again, as committed, once its lock is
+  // free: a car changed since it was rated, or put back on sale, was written by its event.
   const [written] = await queryRows<{ n: number }>(
     tx,
     sql`with written as (update listing l set deal_rating = r.rating
-      from (select c.id, p.rating from listing c
+      from (select c.id, p.rating, p.listing_id is not null as seen, ${ratedFrom('p')}
+        from listing c
         left join price_guide_rated p on p.listing_id = c.id
         where c.deal_rating is distinct from p.rating) as r
-      where l.id = r.id and l.updated_at < now()
+      where l.id = r.id and case when r.seen then ${unchanged('r', 'l')}
+        else l.status not in ('available', 'reserved') end
       returning 1)
     select count(*)::int as n from written`,
   );
   const [count] = await queryRows<{ n: number }>(
     tx,
-    sql`select count(*)::int as n from price_guide_rated`,
+    sql`select count(*)::int as n from price_guide_rated where rating is not null`,
   );
   return { rated: count?.n ?? 0, carsWritten: written?.n ?? 0 };
 }
@@ -208,7 +265,8 @@ export async function rateCars(tx: Tx, carIds: string[]): Promise<void> {
     carIds.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  await tx.execute(sql`insert into listing_deal (${DEAL_COLUMNS}) ${ratedCars(sql`l.id in (${ids})`)}
+  await tx.execute(sql`insert into listing_deal (${DEAL_COLUMNS})
+    select ${DEAL_COLUMNS} from (${ratedCars(sql`l.id in (${ids})`)}) as r where rating is not null
     on conflict (listing_id) do update set ${UPDATE_DEAL}`);
   await tx.execute(copyRatings(sql`l.id in (${ids})`));
 }
@@ -296,36 +354,30 @@ export async function refreshPriceGuide(
   });
 }
 
-const SCOPE_ORDER: Scope[] = ['model', 'make_body', 'body'];
-
 /**
- * The guide for a car described by a seller (not yet listed): from its first group with a fit,
- * as a listed car's; undefined when none has enough comparables.
+ * The guide for a car described by a seller (not yet listed), worked out as a listed car's
+ * (`guides`): from its first group with a fit; without a body type, its model's most common.
+ * Undefined when no group has enough comparables.
  */
 export async function guideFor(
   db: Db,
   query: PriceGuideQuery,
   currency: string,
 ): Promise<PriceGuide | undefined> {
-  const body = query.bodyType ?? null;
-  const fits = await db
-    .select()
-    .from(priceGuideFit)
-    .where(
-      and(
-        eq(priceGuideFit.currency, currency),
-        sql`(${priceGuideFit.scope} = 'model' and ${priceGuideFit.make} = ${query.make}
-            and ${priceGuideFit.model} = ${query.model} and ${priceGuideFit.bodyType} = '')
-          or (${priceGuideFit.scope} = 'make_body' and ${priceGuideFit.make} = ${query.make}
-            and ${priceGuideFit.model} = '' and ${priceGuideFit.bodyType} = ${body ?? ''})
-          or (${priceGuideFit.scope} = 'body' and ${priceGuideFit.make} = ''
-            and ${priceGuideFit.model} = '' and ${priceGuideFit.bodyType} = ${body ?? ''})`,
-      ),
-    );
-  const chosen = SCOPE_ORDER.map((scope) => fits.find((row) => row.scope === scope)).find(
-    (row) => row !== undefined && (row.scope === 'model' || body !== null),
+  const [row] = await queryRows<{ fair: string; low: string; high: string; comparables: number }>(
+    db,
+    sql`select fair_cents as fair, low_cents as low, high_cents as high, comparables
+      from (${guides(sql`(select null::uuid as id, 0::bigint as reprice_cents,
+        ${currency}::text as currency, ${query.make}::text as make, ${query.model}::text as model,
+        ${query.bodyType ?? null}::text as body_type, ${query.year}::int as year,
+        ${query.mileageKm ?? null}::int as mileage_km) as l`)}) as guide
+      where fair_cents is not null`,
   );
-  if (!chosen) return undefined;
-  const age = new Date().getFullYear() - query.year;
-  return { ...guideFrom(chosen, age, query.mileageKm), comparables: chosen.comparables };
+  if (!row) return undefined;
+  return {
+    fair: Number(row.fair),
+    low: Number(row.low),
+    high: Number(row.high),
+    comparables: Number(row.comparables),
+  };
 }

@@ -7,12 +7,13 @@ import {
   type DealRating,
 } from '@carmarket/shared';
 import { queryRows } from '../../db/client.ts';
-import { listingDeal, priceGuideFit } from '../../db/schema.ts';
+import { listing, listingDeal, priceGuideFit } from '../../db/schema.ts';
 import { priceGuideJob } from '../../jobs/price-guide.ts';
 import { errorOf, register, TestClient } from '../../test/client.ts';
 import { payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { newCar } from '../listings/listings.test-helpers.ts';
+import { rateCars } from './price-guide.service.ts';
 import { seedMarket } from './price-guide.test-helpers.ts';
 
 /*
@@ -228,6 +229,61 @@ describe('price guide and deal rating', () => {
     expect((await job.run()).refreshed).toBe(false);
   });
 
+  it('rates by the typical range the page draws: outside it great or overpriced, never inside', async () => {
+    const { priceGuide } = await detail(await carAt(1));
+    const { low, high } = priceGuide!;
+    // Cars like it at the range's ends and a cent beyond (no refresh: the same fit rates them).
+    const ratingAt = async (cents: number) => {
+      const car = await detail(await carAt(1, { reprice: cents }));
+      expect([car.priceGuide!.low, car.priceGuide!.high]).toEqual([low, high]);
+      return car.dealRating;
+    };
+    expect(await ratingAt(low - 1)).toBe('great');
+    expect(await ratingAt(low)).toBe('good');
+    expect(await ratingAt(high)).toBe('high');
+    expect(await ratingAt(high + 1)).toBe('overpriced');
+    // The middle third of the range (in log price) is fair.
+    expect(await ratingAt(priceGuide!.fair)).toBe('fair');
+  });
+
+  it("takes the body type most of a model's cars have when a car or a seller gives none", async () => {
+    // Two Imprezas, too few for their model: the Subaru estates (the market) stand in for it.
+    await seedMarket(app, { make: 'Subaru', model: 'Impreza', bodyType: 'Estate', count: 2 });
+    const query = `make=Subaru&model=Impreza&year=${year}&mileageKm=${mileageKm}`;
+    const withBody = await seller.get(`/api/price-guide?${query}&bodyType=Estate`);
+    const without = await seller.get(`/api/price-guide?${query}`);
+    expect(withBody.status).toBe(200);
+    expect(without.status).toBe(200);
+    const guide = (await withBody.json()) as Record<string, number>;
+    expect(guide.comparables).toBeGreaterThanOrEqual(30);
+    expect(await without.json()).toEqual(guide);
+    // A listed Impreza without a body type is rated from the same group.
+    const carId = await carAt(1, { model: 'Impreza', bodyType: null });
+    expect((await detail(carId)).priceGuide).toMatchObject(guide);
+  });
+
+  it("answers the seller's guide exactly as the page of a listed car with the same fields", async () => {
+    for (const fields of [
+      { year, mileageKm },
+      { year: year - 3, mileageKm: 150_000 },
+      { year: year + 2 },
+    ]) {
+      const carId = await carAt(1, { ...fields, mileageKm: fields.mileageKm ?? null });
+      const { priceGuide } = await detail(carId);
+      const query = new URLSearchParams({
+        make: market.make,
+        model: market.model,
+        bodyType: market.bodyType,
+        year: String(fields.year),
+        ...(fields.mileageKm ? { mileageKm: String(fields.mileageKm) } : {}),
+      });
+      const response = await seller.get(`/api/price-guide?${query}`);
+      expect(response.status).toBe(200);
+      const { rating: _rating, ...guide } = priceGuide!;
+      expect(await response.json()).toEqual(guide);
+    }
+  });
+
   describe('GET /api/price-guide', () => {
     it("answers a seller's car's fair price and band from its model's fit", async () => {
       const response = await seller.get(
@@ -270,5 +326,67 @@ describe('price guide and deal rating', () => {
         expect((await errorOf(response)).field, query).toBe(field);
       }
     });
+  });
+});
+
+/*
+ * A seller's change and a refresh at once. The change (its transaction begun, and its updated_at
+ * set, before the refresh) rates the car at its new price and commits while the refresh runs,
+ * after the refresh worked out every car's rating at the old price. PostgreSQL only: PGlite runs
+ * one transaction at a time.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a refresh while a seller changes a car', () => {
+  let app: TestApp;
+  let seller: TestClient;
+  let buyer: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp();
+    seller = await register(app, { role: 'Seller' });
+    buyer = await register(app);
+  });
+  afterAll(() => app.close());
+
+  it("keeps the rating of the car's new price, not the one the refresh worked out", async () => {
+    const market = await seedMarket(app, { make: 'Kia', model: 'Ceed', bodyType: 'Hatchback' });
+    await app.runPriceGuide();
+    const year = new Date().getFullYear() - 4;
+    const truth = market.priceOf(year, 60_000);
+    const created = await newCar(seller, {
+      name: 'Kia Ceed repriced during a refresh',
+      make: 'Kia',
+      model: 'Ceed',
+      bodyType: 'Hatchback',
+      year,
+      mileageKm: 60_000,
+      reprice: Math.round(truth * 1.35),
+    });
+    const { insertedId: carId } = (await created.json()) as { insertedId: string };
+    const db = app.database.db;
+    let refresh: ReturnType<TestApp['runPriceGuide']> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      // The seller's change, as the car's subscriber rates it: in the change's transaction.
+      await tx
+        .update(listing)
+        .set({ repriceCents: Math.round(truth * 0.7), updatedAt: sql`now()` })
+        .where(eq(listing.id, carId));
+      await rateCars(tx, [carId]);
+      // The refresh (the new car among its comparables: every fair price moves) waits for the
+      // car's rows, which this transaction holds.
+      refresh = app.runPriceGuide();
+      for (;;) {
+        const [waiting] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (waiting!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    expect((await refresh!).refreshed).toBe(true);
+    const car = ListingDetailSchema.parse(await (await buyer.get(`/api/listings/${carId}`)).json());
+    expect(car.priceGuide?.rating).toBe('great');
+    expect(car.dealRating).toBe('great');
   });
 });

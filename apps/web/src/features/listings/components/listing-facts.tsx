@@ -47,9 +47,15 @@ export function ListingFacts({
           <dt className="text-xs leading-5 font-semibold tracking-wide text-muted uppercase">
             {label}
           </dt>
-          <dd className="truncate text-sm leading-5 font-medium" title={value}>
-            {value}
-          </dd>
+          {/* The VIN whole, broken anywhere, in type that tells 0 from O: a buyer checks it
+              against the car's, and a title shown on hover is out of a touch user's reach. */}
+          {label === 'VIN' ? (
+            <dd className="font-mono text-sm leading-5 font-medium break-all">{value}</dd>
+          ) : (
+            <dd className="truncate text-sm leading-5 font-medium" title={value}>
+              {value}
+            </dd>
+          )}
         </div>
       ))}
     </dl>

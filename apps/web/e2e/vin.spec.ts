@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { ACCORD, addCarApi, fromSite, signUpSellerApi } from './site';
+import { ACCORD, addCarApi, fromSite, signUpBuyerApi, signUpSellerApi } from './site';
 
 /*
  * Issue 31 part 5 in the browser (decision 033): Fill from VIN on the add-car form, and the car
@@ -38,6 +38,9 @@ test.describe('VIN decoding', () => {
     await expect(vin).toHaveAccessibleDescription(
       'Filled in from the VIN: 2003 Honda Accord EX-V6. Check the fields before you save.',
     );
+    // Once the seller changes what was filled away from the VIN's, the note is no longer true.
+    await page.getByLabel('Make', { exact: true }).selectOption({ label: 'Other make' });
+    await expect(vin).not.toHaveAccessibleDescription(/Filled in from the VIN/);
 
     // A VIN the data does not know: the field's error says so.
     await vin.fill('11111111111111111');
@@ -70,10 +73,21 @@ test.describe('VIN decoding', () => {
     const note = page.getByTestId('vin-decoded');
     await expect(note).toHaveText('VIN decodes as 2003 Honda Accord EX-V6');
 
+    // Its own seller is told which of their details differ, to correct them.
     await page.goto(`/listing/${disagrees}`);
     await expect(note).toContainText('VIN decodes as 2003 Honda Accord EX-V6');
     await expect(note).toContainText(
+      'Check your listing: its model (Civic) and model year (2005) differ from what the VIN decodes as (2003 Honda Accord EX-V6).',
+    );
+    await expect(note).not.toContainText('Check with the seller');
+
+    // A buyer is told to check with the seller.
+    await page.context().clearCookies();
+    await signUpBuyerApi(page.request);
+    await page.reload();
+    await expect(note).toContainText(
       'Check with the seller: the model and model year in this listing differ from what the VIN decodes as.',
     );
+    await expect(note).not.toContainText('Check your listing');
   });
 });

@@ -122,6 +122,7 @@ export function ListingForm({
   // Fill from VIN (decision 033): the catalogue's make and model, the year, body, fuel, gearbox.
   const vinFill = useFillFromVin({
     vin: watch('vin'),
+    fields: { make, model: watch('model'), year: watch('year') },
     onDecoded: (decoded) => {
       const options = { shouldDirty: true, shouldValidate: isSubmitted };
       setValue('make', decoded.catalogue.make, options);

@@ -11,24 +11,44 @@ function reasonOf(vin: string): string | null {
   return problem ? `${problem}.`.replace(/\.\.$/, '.') : null;
 }
 
+/** The car's name on the form, as Fill from VIN sets it and the seller may change it after. */
+export interface VinFields {
+  make: string | undefined;
+  model: string | undefined;
+  year: number | string | undefined;
+}
+
+/** Whether the form still says what the VIN filled in (a year it did not decode counts). */
+function stillFilled(filled: VinFields, form: VinFields): boolean {
+  return (
+    form.make === filled.make &&
+    form.model === filled.model &&
+    (filled.year === undefined || Number(form.year) === filled.year)
+  );
+}
+
 /**
  * "Fill from VIN" on the car form (decision 033): decodes the VIN typed beside it and hands the
  * answer to `onDecoded`, which fills the form. The hint under the field says why it cannot be
- * pressed yet, or what was filled; the server's refusals (400, 404, 429) go to `onError`, which
- * shows them as the field's error.
+ * pressed yet, or what was filled, for as long as the form's make, model and year (`fields`) are
+ * still those: once the seller picks "Other make", "Filled in from the VIN: 2003 Honda Accord" is
+ * no longer true. The server's refusals (400, 404, 429) go to `onError`, which shows them as the
+ * field's error.
  */
 export function useFillFromVin({
   vin: typed,
+  fields,
   onDecoded,
   onError,
 }: {
   vin: string | undefined;
+  fields: VinFields;
   onDecoded: (decoded: VinDecode) => void;
   onError: (message: string) => void;
 }) {
   const vin = (typed ?? '').trim().toUpperCase();
   const decode = useDecodeVin();
-  const [filled, setFilled] = useState<{ vin: string; words: string } | null>(null);
+  const [filled, setFilled] = useState<({ vin: string; words: string } & VinFields) | null>(null);
   const reason = reasonOf(vin);
   const busy = decode.isPending;
 
@@ -37,7 +57,13 @@ export function useFillFromVin({
     decode.mutate(vin, {
       onSuccess: (decoded) => {
         onDecoded(decoded);
-        setFilled({ vin, words: vinWords(decoded) });
+        setFilled({
+          vin,
+          words: vinWords(decoded),
+          make: decoded.catalogue.make,
+          model: decoded.catalogue.model,
+          year: decoded.year,
+        });
       },
       onError: (error) => {
         setFilled(null);
@@ -48,7 +74,7 @@ export function useFillFromVin({
 
   const hint = busy
     ? 'Decoding the VIN…'
-    : filled?.vin === vin
+    : filled?.vin === vin && stillFilled(filled, fields)
       ? `Filled in from the VIN: ${filled.words}. Check the fields before you save.`
       : reason;
   return { fill, busy, disabled: Boolean(reason), hint };

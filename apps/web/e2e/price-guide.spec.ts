@@ -148,8 +148,9 @@ test.describe('the price guide', () => {
     await expect(history.locator('p time')).toHaveAttribute('dateTime', /^\d{4}-\d\d-\d\dT/);
     const changes = history.getByRole('list', { name: 'Price changes' }).getByRole('listitem');
     await expect(changes).toHaveText([
-      /^Price dropped from \$30,000 to \$28,500 on [A-Z][a-z]{2} \d{1,2}$/,
-      /^Price rose from \$28,500 to \$29,000 on [A-Z][a-z]{2} \d{1,2}$/,
+      // Changed today, as the line above says it was listed: "today", not the date.
+      'Price dropped from $30,000 to $28,500 today',
+      'Price rose from $28,500 to $29,000 today',
     ]);
   });
 

@@ -5,14 +5,28 @@ import { useHydrated } from '../../../lib/use-hydrated';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** "today", "yesterday", "12 days ago", "3 months ago", "2 years ago": how long since `iso`. */
-export function timeSince(iso: string, now = new Date()): string {
+/** Whole calendar days from `iso` to `now` in the reader's zone; 0 for a time a little ahead. */
+function daysSince(iso: string, now: Date): number {
   // Calendar days in the reader's zone: a car listed last night at 23:50 was listed yesterday.
   const startOf = (date: Date) =>
     new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
-  const days = Math.max(0, Math.round((startOf(now) - startOf(new Date(iso))) / DAY_MS));
-  if (days === 0) return 'today';
-  if (days === 1) return 'yesterday';
+  return Math.max(0, Math.round((startOf(now) - startOf(new Date(iso))) / DAY_MS));
+}
+
+/**
+ * "today" or "yesterday" for a date that recent, else null: the one word both the listed line
+ * and the price changes use, so "Listed today" is never over "dropped on Nov 28".
+ */
+export function recentDay(iso: string, now = new Date()): 'today' | 'yesterday' | null {
+  const days = daysSince(iso, now);
+  return days === 0 ? 'today' : days === 1 ? 'yesterday' : null;
+}
+
+/** "today", "yesterday", "12 days ago", "3 months ago", "2 years ago": how long since `iso`. */
+export function timeSince(iso: string, now = new Date()): string {
+  const recent = recentDay(iso, now);
+  if (recent) return recent;
+  const days = daysSince(iso, now);
   if (days < 60) return `${days} days ago`;
   const months = Math.floor(days / 30.44);
   if (months < 24) return `${months} months ago`;
@@ -21,10 +35,12 @@ export function timeSince(iso: string, now = new Date()): string {
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
 
-/** "Nov 3", with the year when it is not this one ("Nov 3, 2025"). */
-function shortDate(iso: string, now = new Date()): string {
+/** "today", "yesterday", "on Nov 3", with the year when it is not this one ("on Nov 3, 2025"). */
+export function changedOn(iso: string, now = new Date()): string {
+  const recent = recentDay(iso, now);
+  if (recent) return recent;
   const date = new Date(iso);
-  return date.getFullYear() === now.getFullYear() ? dayFormat.format(date) : formatDate(iso);
+  return `on ${date.getFullYear() === now.getFullYear() ? dayFormat.format(date) : formatDate(iso)}`;
 }
 
 /**
@@ -69,9 +85,8 @@ export function PriceHistory({
               <span className="font-semibold text-base-content">
                 {formatMoney(change.to, currency)}
               </span>{' '}
-              on{' '}
               <time dateTime={change.at} title={formatDate(change.at)}>
-                {shortDate(change.at)}
+                {changedOn(change.at)}
               </time>
             </li>
           ))}

@@ -15,13 +15,19 @@ const LOOKS: Record<DealRating, CSSProperties> = {
   overpriced: { background: '#fbe3e3', color: '#9c1d1d' },
 };
 
+/*
+ * A white ring and a soft shadow set the pill off any photo: the pale ones (Good, Fair) all but
+ * vanished on a light one. The ring is outside the pill's colour, so the text's contrast holds.
+ */
+const RING = '0 0 0 1px #fff,0 1px 3px rgb(0 0 0/.35)';
+
 /** The car's deal rating in words on its colour ("Great deal"); nothing without a rating. */
 export function DealBadge({ rating }: { rating: DealRating | null }) {
   if (!rating) return null;
   return (
     <span
       className="rounded-full px-2 py-0.5 text-xs font-semibold"
-      style={{ ...LOOKS[rating], display: 'inline-block', whiteSpace: 'nowrap' }}
+      style={{ ...LOOKS[rating], boxShadow: RING, display: 'inline-block', whiteSpace: 'nowrap' }}
       data-testid="deal-badge"
       data-rating={rating}
     >

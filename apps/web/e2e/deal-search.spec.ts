@@ -135,4 +135,14 @@ test.describe('finding a good deal', () => {
     await expect(cards(page).getByRole('heading')).toHaveText([name]);
     await expect(cards(page).getByTestId('deal-badge')).toHaveText('Great deal');
   });
+
+  test('ratings ticked worst first are listed best first, in DEAL_RATINGS’ order', async ({
+    page,
+  }) => {
+    await signUpBuyer(page, 'Dee Dealhunter');
+    await page.goto('/cars?deal=good&deal=great');
+    await expect(
+      page.getByRole('list', { name: 'Filters in use' }).getByRole('button', { name: /deal/ }),
+    ).toHaveText([/^Great deal/, /^Good deal/]);
+  });
 });

@@ -39,6 +39,10 @@ describe('a saved search', () => {
       'Mazda · Great deal · Good deal',
     );
     expect(describeSearch('deal=great,overpriced')).toBe('Great deal or Overpriced');
+    // Best first, whatever order they were ticked in.
+    expect(suggest('deal=good&deal=great')).toBe('Great deal or Good deal');
+    expect(describeSearch('deal=good&deal=great')).toBe('Great deal · Good deal');
+    expect(describeSearch('deal=overpriced,good')).toBe('Good deal or Overpriced');
   });
 
   it('starts with the category on a category page, and is "All cars" with no filter', () => {

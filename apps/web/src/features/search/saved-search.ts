@@ -1,4 +1,12 @@
-import { API_RADIUS_KM, apiQueryOf, chipsOf, labelOf, length, money } from './search-state';
+import {
+  API_RADIUS_KM,
+  apiQueryOf,
+  chipsOf,
+  labelOf,
+  length,
+  money,
+  valuesOf,
+} from './search-state';
 
 /*
  * A search as a buyer saves it (features/saved sends it): the query the search page asks the API
@@ -59,7 +67,7 @@ function placeText(params: URLSearchParams): string {
  * within 50 mi of Austin". `categoryName` starts it on a category's page.
  */
 export function suggestSearchName(params: URLSearchParams, categoryName?: string): string {
-  const labels = (key: string) => params.getAll(key).map((value) => labelOf(key, value));
+  const labels = (key: string) => valuesOf(params, key).map((value) => labelOf(key, value));
   const conditions = params.getAll('condition');
   const q = params.get('q')?.trim();
   const mileage = params.get('mileageMax');

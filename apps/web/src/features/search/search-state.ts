@@ -1,4 +1,4 @@
-import { DEAL_RATING_LABELS, formatMoney, type SearchSort } from '@carmarket/shared';
+import { DEAL_RATING_LABELS, DEAL_RATINGS, formatMoney, type SearchSort } from '@carmarket/shared';
 
 import { siteCurrency } from '../../config/site';
 import { formatLength, lengthUnitOf, toKm } from '../../lib/units';
@@ -110,6 +110,21 @@ export const PICKED_RADIUS_KM = String(toKm(100, lengthUnit));
 /** The API's radius when the address has none (DEFAULT_RADIUS_KM in @carmarket/shared). */
 export const API_RADIUS_KM = '100';
 
+/** Deal ratings best first (DEAL_RATINGS' order), whatever order they were ticked in. */
+function bestFirst(ratings: string[]): string[] {
+  const rank = (rating: string) => {
+    const index = (DEAL_RATINGS as readonly string[]).indexOf(rating.split(',')[0]!);
+    return index === -1 ? DEAL_RATINGS.length : index;
+  };
+  return [...ratings].sort((a, b) => rank(a) - rank(b));
+}
+
+/** A list filter's values from the address, deal ratings best first, for chips and names. */
+export function valuesOf(params: URLSearchParams, key: string): string[] {
+  const values = params.getAll(key);
+  return key === 'deal' ? bestFirst(values) : values;
+}
+
 export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] {
   const chips: Chip[] = [];
   const q = params.get('q');
@@ -117,7 +132,8 @@ export function chipsOf(params: URLSearchParams, categoryName?: string): Chip[] 
   const category = params.get('category');
   if (category) chips.push({ key: 'category', value: category, label: categoryName ?? 'Category' });
   for (const key of LIST_FILTERS) {
-    for (const value of params.getAll(key)) chips.push({ key, value, label: labelOf(key, value) });
+    for (const value of valuesOf(params, key))
+      chips.push({ key, value, label: labelOf(key, value) });
   }
   const labels: Record<RangeFilter, (v: string) => string> = {
     yearMin: (v) => `From ${v}`,
@@ -147,8 +163,7 @@ export function labelOf(key: string, value: string): string {
   if (key === 'transmission') return transmissionLabel(value);
   // The API also takes ratings comma-separated (`deal=great,good`), as a link may give them.
   if (key === 'deal') {
-    return value
-      .split(',')
+    return bestFirst(value.split(','))
       .map((rating) =>
         Object.hasOwn(DEAL_RATING_LABELS, rating)
           ? DEAL_RATING_LABELS[rating as keyof typeof DEAL_RATING_LABELS]

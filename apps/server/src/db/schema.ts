@@ -371,7 +371,10 @@ export const listingDeal = pgTable(
     lowCents: cents('low_cents').notNull(),
     highCents: cents('high_cents').notNull(),
     comparables: integer('comparables').notNull(),
-    /** Asking price over fair price: the `deal` sort's key, lowest first. */
+    /**
+     * The `deal` sort's key, lowest first: the rating's rank (great 0), plus asking over fair
+     * price r as r / (1 + r) (decision 032).
+     */
     ratio: doublePrecision('ratio').notNull(),
     rating: text('rating', { enum: DEAL_RATINGS }).notNull(),
   },

@@ -1,5 +1,5 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { PriceGuide, PriceGuideQuery } from '@carmarket/shared';
+import { DEAL_RATINGS, type PriceGuide, type PriceGuideQuery } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { listingDeal, priceGuideFit } from '../../db/schema.ts';
 import {
@@ -116,6 +116,16 @@ const RATING = sql.raw(`case when fair_cents is null then null
     ${RANGE_THIRDS.map(([rating, upTo]) => `when position <= ${upTo} then '${rating}'`).join(' ')}
     else 'high' end`);
 
+/**
+ * listing_deal's `ratio`, the `deal` sort's key (lowest first): the rating's rank, best first,
+ * then within a rating asking over fair price, in [0, 1) as ratio / (1 + ratio). The rating
+ * comes first because it is read against each group's own typical range: a car 15 % under in a
+ * tight group is great, one 20 % under in a loose group only good.
+ */
+const SORT_KEY = sql.raw(
+  `case rating ${DEAL_RATINGS.map((rating, rank) => `when '${rating}' then ${rank}`).join(' ')} end + ratio / (1 + ratio)`,
+);
+
 /** The columns of listing_deal, in order. */
 const DEAL_COLUMNS = sql.raw(
   'listing_id, fair_cents, low_cents, high_cents, comparables, ratio, rating',
@@ -144,8 +154,9 @@ const ratedFrom = (alias: string) =>
  * for cars on sale and for a seller's guide alike; a car's age is counted from the database's date.
  */
 function guides(cars: SQL): SQL {
-  return sql`select listing_id, fair_cents, low_cents, high_cents, comparables, ratio,
-      ${RATING} as rating, ${RATED_FROM}
+  return sql`select listing_id, fair_cents, low_cents, high_cents, comparables,
+      ${SORT_KEY} as ratio, rating, ${RATED_FROM}
+    from (select *, ${RATING} as rating
     from (select *, round(exp(ln_fair))::bigint as fair_cents,
         round(exp(ln_fair - spread))::bigint as low_cents,
         round(exp(ln_fair + spread))::bigint as high_cents,
@@ -158,7 +169,7 @@ function guides(cars: SQL): SQL {
           ${BAND_SDS} * greatest(${fit('residual_sd')}, ${MIN_RESIDUAL_SD}) as spread,
           ${fit('comparables')} as comparables
         from (select l.*, ${GUIDE_BODY} as guide_body from ${cars}) as l ${FIT_JOINS}) as guided
-      ) as placed`;
+      ) as placed) as rated`;
 }
 
 /**

@@ -76,7 +76,8 @@ function sortSpec(
     case 'year_desc':
       return { expr: sql`${listing.year}`, type: sql`integer`, desc: true };
     case 'deal':
-      // Rated cars by asking/fair, lowest first; unrated ones follow, their key UNRATED_KEY
+      // Rated cars by rating, best first, then asking/fair (listing_deal.ratio holds that key,
+      // decision 032); unrated ones follow, their key UNRATED_KEY
       // (dealPage reads the two in turn).
       return { expr: sql`${listingDeal.ratio}`, type: sql`float8`, desc: false };
     case 'distance':

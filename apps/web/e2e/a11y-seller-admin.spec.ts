@@ -308,7 +308,7 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
         vin: ACCORD,
       });
       await page.goto(`/listing/${carId}`);
-      await expect(page.getByTestId('vin-decoded')).toContainText('Check with the seller');
+      await expect(page.getByTestId('vin-decoded')).toContainText('Check your listing');
     });
   });
 });

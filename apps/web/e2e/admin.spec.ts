@@ -78,6 +78,11 @@ test.describe('administration', () => {
     await page.goto('/dashboard/allUser?role=Buyer');
     await expect(page.getByRole('heading', { level: 1, name: 'All Buyers' })).toBeVisible();
     await page.getByLabel('Search by name or email').fill(buyer.email);
+    // The newest buyer is on the first page before the search applies: wait for the search's
+    // own answer, so the row deleted is the one it lists (not the page it replaces).
+    await expect(
+      page.getByText(`Showing the one buyer matching “${buyer.email}”.`).first(),
+    ).toBeVisible();
     const row = page.getByTestId('user-row').filter({ hasText: buyer.email });
     await expect(row).toHaveCount(1);
     await expect(row).toContainText('Buyer');

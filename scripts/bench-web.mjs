@@ -3,7 +3,8 @@
 // accessibility, SEO), beside the earlier version's figures and our targets; then the same for
 // pages behind sign-in (the search page and a car page, as the demo buyer). Figures, not a test:
 // nothing here fails on a number.
-// Settings: BENCH_RUNS (3), BENCH_PORT (3299), BENCH_PAGES (/,/blog,/cars,@car), CHROMIUM_PATH,
+// Settings: BENCH_RUNS (3), BENCH_PORT (3299), BENCH_PAGES (/,/blog,/cars,/cars?q=nissan,@car,
+// /dashboard), CHROMIUM_PATH,
 // BENCH_SAVE_REPORTS=<folder> (keeps each Lighthouse report as JSON), BENCH_SIGNED_OUT=1 (opens
 // every page signed out, with BROWSE_SIGNED_OUT on), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,10 +22,13 @@ const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 3299);
 const origin = `http://127.0.0.1:${port}`;
-// `@car` stands for the page of the newest demo car. /cars and car pages are opened signed in.
-const pages = (process.env.BENCH_PAGES ?? '/,/blog,/cars,@car').split(',');
+// `@car` stands for the page of the newest demo car. /cars (with and without words), car pages
+// and /dashboard are opened signed in, as the demo buyer.
+const pages = (process.env.BENCH_PAGES ?? '/,/blog,/cars,/cars?q=nissan,@car,/dashboard').split(
+  ',',
+);
 const signedOut = process.env.BENCH_SIGNED_OUT === '1';
-const SIGNED_IN = signedOut ? [] : [/^\/cars/, /^\/listing\//];
+const SIGNED_IN = signedOut ? [] : [/^\/cars/, /^\/listing\//, /^\/dashboard/];
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',

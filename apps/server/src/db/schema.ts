@@ -273,6 +273,9 @@ export const listing = pgTable(
       )
       .where(ON_SALE_SQL),
     index('listing_onsale_category_idx').on(t.categoryId, t.createdAt, t.id).where(ON_SALE_SQL),
+    // A seller's cars on sale (search's `seller=`, the seller's profile), newest first by keyset
+    // pages; listing_seller_idx holds every state, so it would read their sold cars too.
+    index('listing_onsale_seller_idx').on(t.sellerId, t.createdAt, t.id).where(ON_SALE_SQL),
     index('listing_onsale_text_idx').using('gin', t.searchDoc).where(ON_SALE_SQL),
     index('listing_onsale_place_idx')
       .using('gist', sql`ll_to_earth(${t.lat}, ${t.lng})`)

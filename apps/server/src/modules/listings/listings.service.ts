@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DealRating } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
@@ -66,4 +66,13 @@ export async function advertisedListings(db: Db, limit = 12) {
       .orderBy(desc(listing.advertisedAt))
       .limit(limit)
   );
+}
+
+/** Cars by id, in no particular order; ids of no car are left out. */
+export async function findCards(db: Db, ids: string[]) {
+  return db
+    .select(listingWithSeller)
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .where(inArray(listing.id, ids));
 }

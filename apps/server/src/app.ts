@@ -57,6 +57,7 @@ import { unsubscribeTokens } from './modules/saved/unsubscribe.ts';
 import { createSandboxGateway, type SandboxGateway } from './adapters/sandbox-gateway.ts';
 import { createStripeGateway } from './adapters/stripe-gateway.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { sellerProfileRoutes } from './modules/sellers/sellers.routes.ts';
 import { createViewCounter } from './modules/stats/car-views.ts';
 import { createMemoryBus, createRedisBus, LiveHub } from './modules/messages/live.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
@@ -481,6 +482,7 @@ export async function buildApp({
         });
         await api.register(messageRoutes, { deps: messagesDeps });
         await api.register(statsRoutes, { db: database.db, currency: config.CURRENCY });
+        await api.register(sellerProfileRoutes, { db: database.db });
         await api.register(paymentRoutes, {
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,

@@ -25,6 +25,7 @@ const features = [
   'stats',
   'price-guide',
   'vin',
+  'sellers',
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -20,4 +20,5 @@ export * from './schemas/settings.ts';
 export * from './messages.ts';
 export * from './schemas/messages.ts';
 export * from './schemas/my-listings.ts';
+export * from './schemas/seller.ts';
 export * from './schemas/seo.ts';

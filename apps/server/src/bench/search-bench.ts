@@ -53,7 +53,9 @@ interface Search {
   /** Another call than search (`/api<path>`), with the server's own code that runs its SQL. */
   call?: { path: string; run: (db: Db) => Promise<unknown> };
   /** Resolved before timing: the cursor of page 200. */
-  prepare?: (get: (query: string) => Promise<{ nextCursor: string | null }>) => Promise<string>;
+  prepare?: (
+    get: (query: string) => Promise<{ nextCursor: string | null; items?: unknown[] }>,
+  ) => Promise<string>;
 }
 
 function mix(nearId: number): Search[] {
@@ -93,7 +95,30 @@ function mix(nearId: number): Search[] {
       return `sort=newest&cursor=${cursor}`;
     },
   };
-  return [...searches, page200, ...withFacets];
+  return [...searches, page200, ...sellerCases(), ...withFacets];
+}
+
+/**
+ * A seller's cars on sale (their profile, issue 32): the seeded cars are all one seller's, so
+ * this is the seller with the most cars there can be. Their id is asked of the API before
+ * timing, as each database seeds its own seller.
+ */
+function sellerCases(): Search[] {
+  const withSeller =
+    (rest: string): Search['prepare'] =>
+    async (get) => {
+      const body = (await get('sort=newest&limit=1')) as { items?: { sellerId: string }[] };
+      return `seller=${body.items?.[0]?.sellerId ?? ''}${rest}`;
+    };
+  return [
+    { name: 'seller=, newest', query: '', prepare: withSeller('&sort=newest') },
+    {
+      name: 'seller= + make, by price',
+      query: '',
+      prepare: withSeller('&make=BMW&sort=price_asc'),
+    },
+    { name: 'seller= + facets', query: '', prepare: withSeller('&facets=1') },
+  ];
 }
 
 interface Figure {
@@ -152,7 +177,10 @@ async function timeSearches(cookie: string, searches: Search[], pool?: pg.Pool) 
   const figures: Figure[] = [];
   for (const search of searches) {
     const query = search.prepare
-      ? await search.prepare(async (q) => (await (await get(q)).json()) as { nextCursor: string })
+      ? await search.prepare(
+          async (q) =>
+            (await (await get(q)).json()) as { nextCursor: string | null; items?: unknown[] },
+        )
       : search.query;
     const recorded = pool ? await recordSql(pool, query, search.call?.run) : [];
     for (let i = 0; i < 3; i++) {

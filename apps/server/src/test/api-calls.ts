@@ -177,6 +177,8 @@ export async function apiCallers(app: TestApp) {
         return { path, body: validBooking(await freshCar()) };
       case 'GET /api/category/{id}':
         return { path: path.replace('{id}', categoryId) };
+      case 'GET /api/sellers/{id}':
+        return { path: path.replace('{id}', demoCar.sellerId) };
       case 'POST /api/categories':
         return { path, body: { name: `Matrix ${randomUUID().slice(0, 8)}` } };
       case 'PATCH /api/categories/{id}':

@@ -54,6 +54,9 @@ export const SavedQuerySchema = z
         code: 'custom',
         message: `${issue.path.join('.') || 'query'}: ${issue.message}`,
       });
+    } else if (parsed.data.seller !== undefined) {
+      // Alerts match new cars by the saved search's columns, which hold no seller.
+      ctx.addIssue({ code: 'custom', message: "seller: A seller's cars cannot be a saved search" });
     }
   });
 

@@ -70,6 +70,8 @@ export const PageQuerySchema = z.object({
 export const SearchQuerySchema = PageQuerySchema.extend({
   q: z.string().max(200, 'Search text must be at most 200 characters').optional(),
   category: IdSchema.optional(),
+  /** One seller's cars (their profile page): the seller's account id. */
+  seller: IdSchema.optional(),
   make: repeatable(z.string().min(1).max(60)),
   model: repeatable(z.string().min(1).max(60)),
   bodyType: repeatable(

@@ -180,6 +180,7 @@ function conditionsOf(
     ON_SALE_SQL,
     textQuery ? sql`${listing.searchDoc} @@ ${textQuery}` : undefined,
     when(query.category, (id) => sql`${listing.categoryId} = ${id}`, 'category'),
+    when(query.seller, (id) => sql`${listing.sellerId} = ${id}`, 'seller'),
     when(query.mileageMax, (max) => sql`${listing.mileageKm} <= ${max}`, 'mileageMax'),
     origin ? withinRadius(origin, bind) : undefined,
   ];
@@ -223,12 +224,13 @@ export interface SearchOutcome {
 }
 
 /** Values whose best plan is the same whichever they are: a category's newest cars, a page on. */
-const PLAN_ONCE_VALUES = new Set(['category', 'limit', 'cursorKey', 'cursorId']);
+const PLAN_ONCE_VALUES = new Set(['category', 'seller', 'limit', 'cursorKey', 'cursorId']);
 
 /**
  * Whether a search's statements may keep one plan for every value (db/prepared.ts): the newest
  * cars of any category, or of all, read one index (`listing_onsale_category_idx`,
- * `listing_onsale_newest_idx`) from the start or a cursor; what the category page asks.
+ * `listing_onsale_newest_idx`) from the start or a cursor; what the category page asks. A
+ * seller's newest cars (their profile) read `listing_onsale_seller_idx` likewise.
  */
 function plannedOnce(sort: SearchSort, values: Record<string, unknown>): boolean {
   return sort === 'newest' && Object.keys(values).every((name) => PLAN_ONCE_VALUES.has(name));

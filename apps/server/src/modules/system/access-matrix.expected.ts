@@ -35,6 +35,8 @@ export const ACCESS: Record<string, string> = {
   'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'GET /api/advertised': '200 200 200 200 200 200 200 200',
   'GET /api/listings': '401 200 200 200 200 200 200 401',
+  // A seller's profile (issue 32): whoever may see cars.
+  'GET /api/sellers/{id}': '401 200 200 200 200 200 200 401',
   'GET /api/places': '200 200 200 200 200 200 200 200',
   // The seller's price guide (decision 032): anyone signed in; the small demo set fits none.
   'GET /api/price-guide': '401 404 404 404 404 404 404 401',

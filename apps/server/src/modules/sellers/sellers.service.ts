@@ -1,0 +1,87 @@
+import { eq, sql } from 'drizzle-orm';
+import { REPLY_FIGURES_DAYS, REPLY_FIGURES_MIN_CONVERSATIONS } from '@carmarket/shared';
+import { queryRows, type Db } from '../../db/client.ts';
+import { conversation, listing, message, ON_SALE_SQL, user } from '../../db/schema.ts';
+
+/** The account behind a seller's profile, with what the policy asks of it; undefined if none. */
+export async function findSellerAccount(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: user.id,
+      name: user.name,
+      image: user.image,
+      verified: user.verified,
+      roles: user.roles,
+      deletedAt: user.deletedAt,
+      createdAt: user.createdAt,
+    })
+    .from(user)
+    .where(eq(user.id, id));
+  return row;
+}
+
+export type SellerAccount = NonNullable<Awaited<ReturnType<typeof findSellerAccount>>>;
+
+/** How many of the seller's cars are on sale and how many were sold (listing_seller_idx). */
+export async function carCounts(db: Db, sellerId: string) {
+  const [row] = await db
+    .select({
+      onSale: sql<number>`count(*) filter (where ${ON_SALE_SQL})::int`,
+      sold: sql<number>`count(*) filter (where ${listing.status} = 'sold')::int`,
+    })
+    .from(listing)
+    .where(eq(listing.sellerId, sellerId));
+  return { onSale: row?.onSale ?? 0, sold: row?.sold ?? 0 };
+}
+
+export interface ReplyFigures {
+  medianReplyMinutes: number | null;
+  replyRate: number | null;
+}
+
+/**
+ * How the seller answers buyers: of the conversations buyers started with them in the last
+ * REPLY_FIGURES_DAYS days (by when the conversation began), the share the seller wrote in, and the
+ * median time from the buyer's first message to the seller's first reply, in whole minutes. Both
+ * null under REPLY_FIGURES_MIN_CONVERSATIONS conversations; the median null too when none was
+ * answered. Only written messages count (a booking's line is the server's). A conversation opened
+ * an hour ago and not yet answered counts as unanswered: the window is long enough for that to
+ * weigh little.
+ */
+export async function replyFigures(db: Db, sellerId: string): Promise<ReplyFigures> {
+  const [row] = await queryRows<{ conversations: number; replied: number; median: number | null }>(
+    db,
+    sql`with asked as (
+        select c.id, (select min(m.created_at) from ${message} m
+            where m.conversation_id = c.id and m.sender_id = c.buyer_id and m.kind = 'text') as asked_at
+        from ${conversation} c
+        where c.seller_id = ${sellerId}
+          and c.created_at >= now() - make_interval(days => ${REPLY_FIGURES_DAYS})
+      ), answered as (
+        select a.asked_at, (select min(m.created_at) from ${message} m
+            where m.conversation_id = a.id and m.sender_id = ${sellerId} and m.kind = 'text'
+              and m.created_at >= a.asked_at) as replied_at
+        from asked a where a.asked_at is not null
+      )
+      select count(*)::int as conversations, count(replied_at)::int as replied,
+        (percentile_cont(0.5) within group (order by extract(epoch from replied_at - asked_at))
+          filter (where replied_at is not null))::float8 as median
+      from answered`,
+  );
+  const conversations = row?.conversations ?? 0;
+  if (conversations < REPLY_FIGURES_MIN_CONVERSATIONS) {
+    return { medianReplyMinutes: null, replyRate: null };
+  }
+  const median = row?.median ?? null;
+  return {
+    medianReplyMinutes: median === null ? null : Math.round(Number(median) / 60),
+    replyRate: (row?.replied ?? 0) / conversations,
+  };
+}
+
+/** A seller's profile's figures, read one after another on the request's connection. */
+export async function sellerProfileFigures(db: Db, seller: SellerAccount) {
+  const cars = await carCounts(db, seller.id);
+  const replies = await replyFigures(db, seller.id);
+  return { cars, replies };
+}

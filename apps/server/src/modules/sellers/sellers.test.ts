@@ -1,0 +1,255 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchResultSchema, SellerProfileSchema } from '@carmarket/shared';
+import { conversation, listing, message, user } from '../../db/schema.ts';
+import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
+import { newCar } from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { ask, send, talkingEnv } from '../messages/messages.test-helpers.ts';
+
+/**
+ * `GET /api/sellers/:id` and search's `seller=` (issue 32): a seller's profile, their cars'
+ * counts and how they reply, and their cars on sale.
+ */
+describe("a seller's profile", () => {
+  let app: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp({ env: talkingEnv });
+    admin = await signInAs(app, 'admin@demo.local');
+  });
+  afterAll(() => app.close());
+
+  const idOf = async (email: string) =>
+    (await app.database.db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0]!.id;
+
+  async function newSeller(name = 'Profile Motors') {
+    const seller = await register(app, { role: 'Seller', name });
+    return Object.assign(seller, { id: await idOf(seller.account.email) });
+  }
+
+  const setStatus = (id: string, status: 'sold' | 'withdrawn' | 'removed') =>
+    app.database.db.update(listing).set({ status }).where(eq(listing.id, id));
+
+  async function profileOf(client: TestClient, id: string) {
+    const response = await client.get(`/api/sellers/${id}`);
+    expect(response.status, await response.clone().text()).toBe(200);
+    return SellerProfileSchema.parse(await response.json());
+  }
+
+  const MINUTE = 60_000;
+  const DAY = 24 * 60 * MINUTE;
+
+  /**
+   * A conversation a new buyer starts about `carId`, its messages' times then moved: the buyer
+   * asked `daysAgo` days ago, wrote again at each of `buyerAgain` minutes after, and the seller
+   * replied at each of `replies` minutes after the first question.
+   */
+  async function conversationWith(
+    seller: TestClient,
+    carId: string,
+    daysAgo: number,
+    replies: number[],
+    buyerAgain: number[] = [],
+  ) {
+    const buyer = await register(app);
+    const { conversationId } = await ask(buyer, carId);
+    const timed: { client: TestClient; after: number }[] = [
+      ...buyerAgain.map((after) => ({ client: buyer as TestClient, after })),
+      ...replies.map((after) => ({ client: seller, after })),
+    ].sort((a, b) => a.after - b.after);
+    for (const { client } of timed) {
+      const sent = await send(client, conversationId, 'A line of the conversation.');
+      expect(sent.status, await sent.clone().text()).toBe(200);
+    }
+    const asked = new Date(Date.now() - daysAgo * DAY);
+    const lines = await app.database.db
+      .select({ id: message.id })
+      .from(message)
+      .where(eq(message.conversationId, conversationId))
+      .orderBy(message.seq);
+    const times = [0, ...timed.map((line) => line.after)];
+    expect(lines).toHaveLength(times.length);
+    for (const [i, line] of lines.entries()) {
+      await app.database.db
+        .update(message)
+        .set({ createdAt: new Date(asked.getTime() + times[i]! * MINUTE) })
+        .where(eq(message.id, line.id));
+    }
+    await app.database.db
+      .update(conversation)
+      .set({ createdAt: asked })
+      .where(eq(conversation.id, conversationId));
+  }
+
+  it("shows a seller's name, verified badge, member since and cars on sale and sold, to a buyer", async () => {
+    const seller = await newSeller('Hilltop Cars');
+    const cars = await Promise.all([1, 2, 3, 4, 5].map(() => newCar(app, { seller })));
+    await setStatus(cars[2]!.id, 'sold');
+    await setStatus(cars[3]!.id, 'sold');
+    await setStatus(cars[4]!.id, 'withdrawn');
+    expect((await admin.request(`/api/user/verify/${seller.id}`, { method: 'PUT' })).status).toBe(
+      200,
+    );
+    const [account] = await app.database.db
+      .select({ createdAt: user.createdAt })
+      .from(user)
+      .where(eq(user.id, seller.id));
+
+    const profile = await profileOf(await register(app), seller.id);
+    expect(profile).toEqual({
+      _id: seller.id,
+      name: 'Hilltop Cars',
+      photo: null,
+      verified: true,
+      memberSince: account!.createdAt.toISOString(),
+      carsOnSale: 2,
+      carsSold: 2,
+      medianReplyMinutes: null,
+      replyRate: null,
+    });
+    // Nothing of the account beyond the profile: no address, no roles.
+    expect(JSON.stringify(profile)).not.toContain(seller.account.email);
+  });
+
+  it("figures how the seller replied in the last 90 days: the median from the buyer's first message to the seller's first reply, and the share answered", async () => {
+    const seller = await newSeller();
+    const car = await newCar(app, { seller });
+    // Answered after 75 minutes: the time runs from the buyer's first message (not their second,
+    // at 30) to the seller's first reply (not their second, at 100).
+    await conversationWith(seller, car.id, 10, [75, 100], [30]);
+    await conversationWith(seller, car.id, 5, [90]);
+    await conversationWith(seller, car.id, 2, [60]);
+    // Never answered.
+    await conversationWith(seller, car.id, 1, []);
+    // Older than 90 days: not counted (with it, 5 conversations, 4 answered, median 68).
+    await conversationWith(seller, car.id, 100, [5]);
+
+    const profile = await profileOf(await register(app), seller.id);
+    expect(profile.medianReplyMinutes).toBe(75);
+    expect(profile.replyRate).toBe(0.75);
+  });
+
+  it('gives no reply figures from fewer than 3 conversations', async () => {
+    const seller = await newSeller();
+    const car = await newCar(app, { seller });
+    await conversationWith(seller, car.id, 3, [20]);
+    await conversationWith(seller, car.id, 2, [40]);
+    // A third, but 91 days ago: still two in the window.
+    await conversationWith(seller, car.id, 91, [10]);
+    const profile = await profileOf(await register(app), seller.id);
+    expect(profile.medianReplyMinutes).toBeNull();
+    expect(profile.replyRate).toBeNull();
+
+    await conversationWith(seller, car.id, 1, []);
+    const three = await profileOf(await register(app), seller.id);
+    expect(three.medianReplyMinutes).toBe(30);
+    expect(three.replyRate).toBeCloseTo(2 / 3);
+  });
+
+  it('is not found for a buyer, an administrator, a deleted seller or an id nobody has; 400 for a malformed id', async () => {
+    const viewer = await register(app);
+    const buyer = await register(app);
+    const gone = await newSeller();
+    await newCar(app, { seller: gone });
+    expect((await admin.request(`/api/user/remove/${gone.id}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    for (const id of [
+      await idOf(buyer.account.email),
+      await idOf('admin@demo.local'),
+      gone.id,
+      '00000000-0000-4000-8000-000000000000',
+    ]) {
+      const response = await viewer.get(`/api/sellers/${id}`);
+      expect(response.status, id).toBe(404);
+      expect(await errorOf(response)).toEqual({
+        code: 'not-found',
+        message: 'That seller was not found.',
+      });
+    }
+    const malformed = await viewer.get('/api/sellers/not-an-id');
+    expect(malformed.status).toBe(400);
+    expect((await errorOf(malformed)).field).toBe('id');
+  });
+
+  it('asks a visitor to sign in where browsing signed out is off', async () => {
+    const response = await new TestClient(app).get(
+      `/api/sellers/${await idOf('seller@demo.local')}`,
+    );
+    expect(response.status).toBe(401);
+    expect(await codeOf(response)).toBe('unauthenticated');
+  });
+});
+
+describe('search by seller', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  async function search(client: TestClient, query: string) {
+    const response = await client.get(`/api/listings?${query}`);
+    expect(response.status, await response.clone().text()).toBe(200);
+    return SearchResultSchema.parse(await response.json());
+  }
+
+  it("finds only that seller's cars on sale, with other filters, facets and pages", async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const [row] = await app.database.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, seller.account.email));
+    const sellerId = row!.id;
+    const cheap = await newCar(app, { seller, repriceCents: 900_000 });
+    const dear = await newCar(app, { seller, repriceCents: 2_900_000 });
+    const sold = await newCar(app, { seller });
+    const withdrawn = await newCar(app, { seller });
+    await app.database.db.update(listing).set({ status: 'sold' }).where(eq(listing.id, sold.id));
+    await app.database.db
+      .update(listing)
+      .set({ status: 'withdrawn' })
+      .where(inArray(listing.id, [withdrawn.id]));
+    // Another seller's car of the same price.
+    await newCar(app, { repriceCents: 900_000 });
+
+    const buyer = await register(app);
+    const all = await search(buyer, `seller=${sellerId}&facets=1`);
+    expect(all.items.map((car) => car._id).sort()).toEqual([cheap.id, dear.id].sort());
+    expect(all.total).toBe(2);
+    expect(all.facets!.price.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(2);
+
+    const underTen = await search(buyer, `seller=${sellerId}&priceMax=1000000`);
+    expect(underTen.items.map((car) => car._id)).toEqual([cheap.id]);
+
+    const first = await search(buyer, `seller=${sellerId}&limit=1`);
+    expect(first.items.map((car) => car._id)).toEqual([dear.id]);
+    const next = await search(buyer, `seller=${sellerId}&limit=1&cursor=${first.nextCursor}`);
+    expect(next.items.map((car) => car._id)).toEqual([cheap.id]);
+    expect(next.nextCursor).toBeNull();
+  });
+
+  it("refuses to save a search of one seller's cars: alerts could not keep to the seller", async () => {
+    const buyer = await register(app);
+    const sellerId = (
+      await app.database.db
+        .select({ id: user.id })
+        .from(user)
+        .where(eq(user.email, 'seller@demo.local'))
+    )[0]!.id;
+    const response = await buyer.post('/api/saved-searches', {
+      name: 'Riverside',
+      query: `seller=${sellerId}`,
+      alerts: 'instant',
+    });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain('seller');
+  });
+
+  it('answers 400 naming the field for a malformed seller id', async () => {
+    const response = await (await register(app)).get('/api/listings?seller=12345');
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).field).toBe('seller');
+  });
+});

@@ -144,7 +144,8 @@ export const CardsByIdQuerySchema = z.object({
 export const CardsByIdSchema = z.object({ items: z.array(ListingCardSchema) });
 export type CardsById = z.infer<typeof CardsByIdSchema>;
 
-export const MAX_LISTING_PHOTOS = 8;
+/** The most photos a car can have (issue 32: 8 were too few to judge a used car by). */
+export const MAX_LISTING_PHOTOS = 20;
 export const MIN_MODEL_YEAR = 1950;
 /** Model years run up to next year (cars of next year's model go on sale this year). */
 export const maxModelYear = () => new Date().getFullYear() + 1;
@@ -215,7 +216,7 @@ export const ListingFieldsSchema = z.object({
   images: z
     .array(z.string().min(1), { message: 'Image is required' })
     .min(1, 'Image is required')
-    .max(MAX_LISTING_PHOTOS, `At most ${MAX_LISTING_PHOTOS} photos`)
+    .max(MAX_LISTING_PHOTOS, `A car can have at most ${MAX_LISTING_PHOTOS} photos`)
     .optional(),
   /** The spec's single photo URL (an upload of yours); `images` wins when both are sent. */
   img: z.string({ message: 'Image must be an upload URL' }).min(1, 'Image is required').optional(),

@@ -148,6 +148,27 @@ describe('sellers and their cars', () => {
     expect(error.message).toContain(message);
   });
 
+  it('takes up to 20 photos a car, in order, and refuses a 21st naming the photos', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const photos: string[] = [];
+    for (let n = 0; n < 21; n += 1) photos.push(await uploadPhoto(seller));
+
+    const tooMany = await newCar(seller, { images: photos });
+    expect(tooMany.status).toBe(400);
+    const error = await errorOf(tooMany);
+    expect(error.field).toBe('images');
+    expect(error.message).toContain('A car can have at most 20 photos');
+
+    const twenty = photos.slice(0, 20);
+    const created = await newCar(seller, { images: twenty });
+    expect(created.status).toBe(200);
+    const { insertedId } = (await created.json()) as { insertedId: string };
+    const page = await seller.get(`/api/listings/${insertedId}`);
+    expect(page.status, await page.clone().text()).toBe(200);
+    const car = (await page.json()) as { images: { url: string }[] };
+    expect(car.images.map((image) => image.url)).toEqual(twenty);
+  });
+
   it("never accepts someone else's photo or a made-up URL", async () => {
     const other = await register(app, { role: 'Seller' });
     const theirs = await uploadPhoto(other);

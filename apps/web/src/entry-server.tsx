@@ -1,8 +1,8 @@
 /**
  * Renders pages on the server. Public pages are prerendered at build time (scripts/prerender.mjs)
  * as a first visit would see them: no session and no data yet, so the home page shows its loading
- * tiles. The busiest pages behind sign-in (search, category, car) are rendered per request for the
- * person asking (apps/server/src/plugins/web.ts), with their session and the page's first data,
+ * tiles. The busiest pages behind sign-in (search, category, car, the dashboard's home) are
+ * rendered per request for the person asking (apps/server/src/plugins/web.ts), with their session and the page's first data,
  * which the browser then starts from (main.tsx), so the first cards and their photos are in the
  * HTML rather than waiting for the page's code (decision 017).
  */
@@ -17,6 +17,8 @@ import { AppRoutes, preloadRoute, routeFor } from './app/router';
 import { signInOptionsPath, signInOptionsQueryKey } from './features/auth/api/get-sign-in-options';
 import { isSession, sessionPath, sessionQueryKey } from './features/auth/use-session';
 import { posts } from './features/blog/posts';
+import { statsPath } from './features/dashboard-home/api/get-stats';
+import { statsKeys } from './features/dashboard-home/api/query-keys';
 import { categoryPath } from './features/listings/api/get-category';
 import { listingPath } from './features/listings/api/get-listing';
 import { listingKeys } from './features/listings/api/query-keys';
@@ -41,6 +43,7 @@ export const pageSources: Record<string, string> = {
   '/cars': 'src/app/routes/cars.tsx',
   '/category/:id': 'src/app/routes/category.tsx',
   '/listing/:id': 'src/app/routes/listing.tsx',
+  '/dashboard': 'src/app/layouts/dashboard-layout.tsx',
 };
 
 /** One answer a page's first render reads: where the API gives it and where the cache keeps it. */
@@ -64,7 +67,11 @@ function searchData(params: URLSearchParams): PageData {
  */
 const personalPages: Record<
   string,
-  (params: Record<string, string | undefined>, search: URLSearchParams) => PageData[]
+  (
+    params: Record<string, string | undefined>,
+    search: URLSearchParams,
+    roles: readonly string[],
+  ) => PageData[]
 > = {
   '/cars': (_params, search) => [searchData(search)],
   '/category/:id': ({ id = '' }, search) => [
@@ -72,7 +79,13 @@ const personalPages: Record<
     searchData(setValue(search, 'category', id)),
   ],
   '/listing/:id': ({ id = '' }) => [{ key: listingKeys.car(id), path: listingPath(id) }],
+  // Its figures, which hold the page's first lines back in the browser: session, then the
+  // layout's code, then the page's, then the call (its Lighthouse LCP was ~3 s).
+  '/dashboard': (_params, _search, roles) => [{ key: statsKeys.forRoles(roles), path: statsPath }],
 };
+
+/** Never rendered signed out, even where visitors may browse: the shell sends them to sign in. */
+const signedInOnly = new Set(['/dashboard']);
 
 /** Route patterns of the pages rendered per person (the prerender writes a template of each). */
 export const personalPagePatterns: readonly string[] = Object.keys(personalPages);
@@ -107,10 +120,14 @@ export async function renderPersonalPage(
   if (!pattern || !dataOf) return undefined;
   const session = await ask(`/api${sessionPath}`);
   let data: [QueryKey, unknown][];
+  let roles: readonly string[] = [];
   if (isSession(session)) {
+    roles = session.user.roles;
     // Only what the app reads of the session (use-session.ts): its token stays out of the HTML.
     const { user, session: ours } = session;
     data = [[sessionQueryKey, { user, session: { id: ours.id, expiresAt: ours.expiresAt } }]];
+  } else if (signedInOnly.has(pattern)) {
+    return undefined;
   } else {
     // Signed out: rendered only where the site lets people browse without an account, which the
     // sign-in options say (decision 028); the page reads them too (RequireBrowsing).
@@ -122,7 +139,7 @@ export async function renderPersonalPage(
     ];
   }
 
-  const needed = dataOf(matchPath(pattern, pathname)?.params ?? {}, searchParams);
+  const needed = dataOf(matchPath(pattern, pathname)?.params ?? {}, searchParams, roles);
   const [answers] = await Promise.all([
     Promise.all(needed.map(({ path }) => ask(`/api${path}`))),
     preloadRoute(pathname),

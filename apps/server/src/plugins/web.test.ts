@@ -41,6 +41,7 @@ async function writeDist(dir: string) {
       '/cars': 'personal/page.html',
       '/category/:id': 'personal/page.html',
       '/listing/:id': 'personal/page.html',
+      '/dashboard': 'personal/page.html',
     }),
   );
 }
@@ -205,6 +206,24 @@ describe('serving the web app', () => {
     expect(searchHtml).toContain(`alt="Photo of the ${first.name}"`);
     expect(searchHtml).toContain('<title>Used cars for sale - CarMarket</title>');
     expect(searchHtml).toContain(`<link rel="canonical" href="${site()}/cars">`);
+  });
+
+  it("renders the dashboard's home for the person signed in, with their figures", async () => {
+    const buyer = await signInAs(app, 'buyer@demo.local');
+    const page = await buyer.get('/dashboard');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    const html = await page.text();
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
+    // The page's first lines, and the figures under the key the page reads them by.
+    expect(root).toContain('Welcome, ');
+    expect(root).toContain('Add selling to your account');
+    expect(root).toContain('Total spent');
+    const data = new Map(pageData(html).map(([key, value]) => [JSON.stringify(key), value]));
+    expect(data.get(JSON.stringify(['stats', 'Buyer']))).toMatchObject({ role: 'Buyer' });
+    // Its other pages are still drawn by the browser.
+    const orders = await (await buyer.get('/dashboard/orders')).text();
+    expect(orders).toContain('<div id="root"></div>');
   });
 
   it('gives a car page a link preview and structured data naming its price and state', async () => {
@@ -434,6 +453,12 @@ describe('the pages rendered for visitors where browsing is open (BROWSE_SIGNED_
         url,
       },
     });
+  });
+
+  it('never renders the dashboard for a visitor: the shell sends them to sign in', async () => {
+    const html = await (await app.request('/dashboard')).text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('page-data');
   });
 
   it('renders the search for a visitor too', async () => {

@@ -1,9 +1,9 @@
 import type { ListingCard } from '@carmarket/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 
 import { api } from '../../../lib/api-client';
+import { useNearView } from '../../../lib/use-near-view';
 
 /**
  * The home page's Advertised section (`GET /api/advertised`), below the categories. It asks for
@@ -14,18 +14,7 @@ import { api } from '../../../lib/api-client';
  * costs bytes here.
  */
 export function AdvertisedSection() {
-  const [near, setNear] = useState(false);
-  const place = useCallback((element: HTMLDivElement | null) => {
-    if (!element) return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        if (entry?.isIntersecting) setNear(true);
-      },
-      { rootMargin: '100% 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [place, near] = useNearView<HTMLDivElement>();
   const { data } = useQuery({
     queryKey: ['advertised'], // this feature's one key
     // Loaded again whenever the home page shows it, as the categories are (get-categories.ts).

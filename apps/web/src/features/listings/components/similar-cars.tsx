@@ -1,8 +1,9 @@
 import type { ListingCard } from '@carmarket/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 
+import { useNearView } from '../../../lib/use-near-view';
 import { getSimilarCars } from '../api/get-similar-cars';
 import { listingKeys } from '../api/query-keys';
 import { ListingCardSkeleton } from './listing-card';
@@ -13,18 +14,7 @@ import { ListingCardSkeleton } from './listing-card';
  * is a chunk of its own, loaded with the first answer that has a car in it.
  */
 export function SimilarCars({ carId, className = '' }: { carId: string; className?: string }) {
-  const [near, setNear] = useState(false);
-  const place = useCallback((element: HTMLElement | null) => {
-    if (!element) return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        if (entry?.isIntersecting) setNear(true);
-      },
-      { rootMargin: '100% 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [place, near] = useNearView();
   const similar = useQuery({
     queryKey: listingKeys.similar(carId),
     enabled: near,

@@ -1,7 +1,7 @@
-import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
-import { CloseIcon, MenuIcon } from '../../components/ui/icons';
+import { CloseIcon, MenuIcon, SearchIcon } from '../../components/ui/icons';
 import { useSession } from '../../features/auth/use-session';
 import { siteName } from '../../config/site';
 import { lazyWithPreload } from '../../lib/lazy-with-preload';
@@ -39,12 +39,28 @@ function AccountLinks() {
 
 /**
  * A plain GET form to /cars?q=: it works before the app's script runs, and costs the home page's
- * up-front budget no script (the search page loads as a page of its own).
+ * up-front budget no script (the search page loads as a page of its own). Phones show it below
+ * the header when the search button opens it.
  */
-function HeaderSearch() {
+function HeaderSearch({ open }: { open: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
   return (
-    <form role="search" action="/cars" className="header-search">
-      <input type="search" name="q" aria-label="Search cars" placeholder="Search cars" />
+    <form
+      id="header-search"
+      role="search"
+      action="/cars"
+      className={open ? 'header-search header-search-open' : 'header-search'}
+    >
+      <input
+        ref={input}
+        type="search"
+        name="q"
+        aria-label="Search cars"
+        placeholder="Search cars"
+      />
     </form>
   );
 }
@@ -52,12 +68,17 @@ function HeaderSearch() {
 export function SiteHeader() {
   const { isSignedIn } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const searchButton = useRef<HTMLButtonElement>(null);
 
   function handleKeyDown(event: KeyboardEvent) {
     if (event.key === 'Escape' && menuOpen) {
       setMenuOpen(false);
       menuButton.current?.focus();
+    } else if (event.key === 'Escape' && searchOpen) {
+      setSearchOpen(false);
+      searchButton.current?.focus();
     }
   }
 
@@ -70,25 +91,42 @@ export function SiteHeader() {
         aria-label="Main"
         className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6"
       >
-        <Link to="/" className="brand-link" aria-label={`${siteName} home`}>
+        <Link to="/" className="brand-link max-md:mr-auto" aria-label={`${siteName} home`}>
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8 shrink-0" />
           <span className="text-lg font-bold tracking-tight">{siteName}</span>
         </Link>
-        <HeaderSearch />
+        <HeaderSearch open={searchOpen} />
         {isSignedIn && (
           <Suspense>
             <MessagesLink />
           </Suspense>
         )}
 
-        {/* Phones show the links in a menu that this button opens; wider screens show them inline. */}
+        {/* Phones open the search and the links below the header, one at a time. */}
+        <button
+          ref={searchButton}
+          type="button"
+          className="button button-ghost button-square md:hidden"
+          aria-expanded={searchOpen}
+          aria-controls="header-search"
+          onClick={() => {
+            setSearchOpen((open) => !open);
+            setMenuOpen(false);
+          }}
+        >
+          <SearchIcon />
+          <span className="sr-only">Search cars</span>
+        </button>
         <button
           ref={menuButton}
           type="button"
           className="button button-ghost button-square md:hidden"
           aria-expanded={menuOpen}
           aria-controls="site-menu"
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => {
+            setMenuOpen((open) => !open);
+            setSearchOpen(false);
+          }}
         >
           {menuOpen ? <CloseIcon /> : <MenuIcon />}
           <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>

@@ -17,6 +17,7 @@ import { VerifiedBadge } from '../../features/listings/components/verified-badge
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
 import { PriceBand } from '../../features/price-guide';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
+import { useSearchOrigin } from '../../features/search/back-to-results';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';
@@ -214,6 +215,7 @@ function ListingPage() {
   const { id = '' } = useParams();
   const listing = useListing(id);
   const { data, error, isError } = listing;
+  const fromSearch = useSearchOrigin();
   usePage({ title: data?.name ?? 'Car' });
 
   if (isError && error instanceof ApiError && (error.status === 404 || error.status === 400)) {
@@ -222,12 +224,18 @@ function ListingPage() {
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
-      <Link
-        to={data ? `/category/${data.categoryId}` : '/#categories'}
-        className="text-link text-sm"
-      >
-        ← {data ? `Back to ${data.categoryName}` : 'All categories'}
-      </Link>
+      {fromSearch ? (
+        <Link to={fromSearch.search} onClick={fromSearch.back} className="text-link text-sm">
+          ← Back to results
+        </Link>
+      ) : (
+        <Link
+          to={data ? `/category/${data.categoryId}` : '/#categories'}
+          className="text-link text-sm"
+        >
+          ← {data ? `Back to ${data.categoryName}` : 'All categories'}
+        </Link>
+      )}
       <div className="mt-6">
         <PageState
           query={listing}

@@ -39,6 +39,41 @@ export type ListFilter = (typeof LIST_FILTERS)[number];
 export const RANGE_FILTERS = ['yearMin', 'yearMax', 'priceMin', 'priceMax', 'mileageMax'] as const;
 export type RangeFilter = (typeof RANGE_FILTERS)[number];
 
+/** The parts of the filters a message can be about, each shown beside its inputs. */
+export type FilterPart = 'price' | 'year' | 'mileage' | 'place';
+export type FilterErrors = Partial<Record<FilterPart, string>>;
+
+/** Ranges whose two ends go together, and what to say when the lower is above the upper. */
+const RANGES = [
+  ['price', 'priceMin', 'priceMax', 'The lowest price must not be above the highest'],
+  ['year', 'yearMin', 'yearMax', 'The earliest year must not be after the latest'],
+] as const;
+
+/**
+ * Ranges whose lower end is above the upper, with what to say: such a search is never sent (the
+ * server would refuse it, as SearchQuerySchema does with the same words).
+ */
+export function invertedRanges(valueOf: (key: RangeFilter) => string | null): FilterErrors {
+  const errors: FilterErrors = {};
+  for (const [part, min, max, message] of RANGES) {
+    const low = valueOf(min);
+    const high = valueOf(max);
+    if (low && high && Number(low) > Number(high)) errors[part] = message;
+  }
+  return errors;
+}
+
+/** Which part of the filters a parameter the server refused belongs to. */
+export const partOfField: Record<string, FilterPart> = {
+  priceMin: 'price',
+  priceMax: 'price',
+  yearMin: 'year',
+  yearMax: 'year',
+  mileageMax: 'mileage',
+  near: 'place',
+  radiusKm: 'place',
+};
+
 const API_KEYS = [
   'q',
   'category',

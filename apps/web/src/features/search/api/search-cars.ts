@@ -68,8 +68,9 @@ export const searchCarsOptions = (query: string) =>
     retryDelay: searchRetryDelay,
   });
 
-export function useSearchCars(query: string) {
-  return useInfiniteQuery(searchCarsOptions(query));
+/** `enabled` false: a search the page knows the server would refuse (an inverted range). */
+export function useSearchCars(query: string, enabled = true) {
+  return useInfiniteQuery({ ...searchCarsOptions(query), enabled });
 }
 
 /**

@@ -3,13 +3,17 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 
 import { toKm } from '../../../lib/units';
 import {
+  invertedRanges,
   labelOf,
   lengthUnit,
   money,
   PICKED_RADIUS_KM,
   setValue,
   toggleValue,
+  type FilterErrors,
+  type FilterPart,
   type ListFilter,
+  type RangeFilter,
 } from '../search-state';
 import { PlacePicker } from './place-picker';
 
@@ -47,6 +51,7 @@ function Checklist({
   params,
   values,
   onChange,
+  waiting,
   initiallyShown = 8,
 }: {
   name: ListFilter;
@@ -54,11 +59,13 @@ function Checklist({
   /** Undefined while the counts are on their way. */
   values: { value: string; count: number }[] | undefined;
   onChange: Change;
+  /** What to say while there are no counts. */
+  waiting: string;
   initiallyShown?: number;
 }) {
   const [all, setAll] = useState(false);
   const chosen = params.getAll(name);
-  if (!values) return <p className="text-sm text-muted">Counting…</p>;
+  if (!values) return <p className="text-sm text-muted">{waiting}</p>;
   // Values chosen come first, and stay listed even when no car matches them now, so they can be
   // unticked: another filter that lowers a chosen make's count must not push it out of sight.
   const listed = [
@@ -102,12 +109,15 @@ function Select({
   value,
   onChange,
   disabled = false,
+  describedBy,
   children,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   disabled?: boolean;
+  /** The id of a message about this field: it is then marked invalid. */
+  describedBy?: string | undefined;
   children: ReactNode;
 }) {
   const id = useId();
@@ -118,9 +128,11 @@ function Select({
       </label>
       <select
         id={id}
-        className="select select-sm w-full"
+        className={`select select-sm w-full ${describedBy ? 'select-error' : ''}`}
         value={value}
         disabled={disabled}
+        aria-invalid={describedBy ? true : undefined}
+        aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
       >
         {children}
@@ -134,10 +146,13 @@ function PriceInput({
   label,
   cents,
   onCommit,
+  describedBy,
 }: {
   label: string;
   cents: string | null;
   onCommit: (cents: string | null) => void;
+  /** The id of a message about this field: it is then marked invalid. */
+  describedBy?: string | undefined;
 }) {
   const id = useId();
   const [text, setText] = useState(cents ? String(Number(cents) / 100) : '');
@@ -158,7 +173,9 @@ function PriceInput({
         <input
           id={id}
           inputMode="numeric"
-          className="input input-sm w-full pl-6"
+          className={`input input-sm w-full pl-6 ${describedBy ? 'input-error' : ''}`}
+          aria-invalid={describedBy ? true : undefined}
+          aria-describedby={describedBy}
           value={text}
           placeholder="Any"
           onChange={(event) => setText(event.target.value)}
@@ -172,18 +189,79 @@ function PriceInput({
   );
 }
 
+type Drafts = Partial<Record<RangeFilter, string | null>>;
+
+const RANGE_ENDS = {
+  price: { part: 'price', min: 'priceMin', max: 'priceMax' },
+  year: { part: 'year', min: 'yearMin', max: 'yearMax' },
+} as const;
+
+/** The drafts whose range is still inverted against the address `params`. */
+function withoutSettled(drafts: Drafts, params: URLSearchParams): Drafts {
+  const inverted = invertedRanges((k) => (k in drafts ? (drafts[k] ?? null) : params.get(k)));
+  const kept: Drafts = {};
+  for (const { part, min, max } of Object.values(RANGE_ENDS)) {
+    if (!inverted[part]) continue;
+    if (min in drafts) kept[min] = drafts[min];
+    if (max in drafts) kept[max] = drafts[max];
+  }
+  return Object.keys(kept).length === Object.keys(drafts).length ? drafts : kept;
+}
+
 /** Every filter of a search, with facet counts; each change is one new address. */
 export function FilterPanel({
   params,
   facets,
   onChange,
+  errors = {},
+  counting = true,
 }: {
   params: URLSearchParams;
   facets: Facets | undefined;
   onChange: Change;
+  /** What is wrong with the search in the address (or the server said), by part of the form. */
+  errors?: FilterErrors;
+  /** False when no counts are coming (the search cannot run as it is). */
+  counting?: boolean;
 }) {
   const [placeText, setPlaceText] = useState(params.get('placeName') ?? '');
   useEffect(() => setPlaceText(params.get('placeName') ?? ''), [params]);
+  // An end of a range chosen but not sent, because the range would be inverted: it stays in its
+  // field, with a message, until the range is put right; then both ends are sent at once. A
+  // change of the address from elsewhere (Clear all) drops the drafts it leaves in the right order.
+  const [drafts, setDrafts] = useState<Drafts>({});
+  useEffect(() => setDrafts((now) => withoutSettled(now, params)), [params]);
+  const rangeValue = (key: RangeFilter, from = drafts) =>
+    key in from ? (from[key] ?? null) : params.get(key);
+  const setRange = (key: RangeFilter) => (value: string | null) => {
+    const next = { ...drafts, [key]: value || null };
+    const { part, min, max } = RANGE_ENDS[key.startsWith('price') ? 'price' : 'year'];
+    // Checked against the address as it is now: the one last drawn may be older.
+    const now = new URLSearchParams(window.location.search);
+    const valueOf = (k: RangeFilter, at: URLSearchParams) =>
+      k in next ? (next[k] ?? null) : at.get(k);
+    if (invertedRanges((k) => valueOf(k, now))[part]) {
+      setDrafts(next);
+      return;
+    }
+    const rest = { ...next };
+    delete rest[min];
+    delete rest[max];
+    setDrafts(rest);
+    onChange((current) =>
+      setValue(setValue(current, min, valueOf(min, current)), max, valueOf(max, current)),
+    );
+  };
+  const shownErrors: FilterErrors = { ...errors, ...invertedRanges((k) => rangeValue(k)) };
+  const id = useId();
+  const errorId = (part: FilterPart) => (shownErrors[part] ? `${id}-${part}-error` : undefined);
+  const message = (part: FilterPart) =>
+    shownErrors[part] && (
+      <p id={errorId(part)} role="alert" className="field-error mt-1">
+        {shownErrors[part]}
+      </p>
+    );
+  const waiting = counting ? 'Counting…' : 'Counted once the filters are put right.';
   const set = (key: string) => (value: string) =>
     onChange((current) => setValue(current, key, value || null));
   const years = modelYears();
@@ -191,26 +269,41 @@ export function FilterPanel({
   return (
     <div aria-busy={!facets || undefined}>
       <Section title="Make">
-        <Checklist name="make" params={params} values={facets?.make} onChange={onChange} />
+        <Checklist
+          name="make"
+          params={params}
+          values={facets?.make}
+          onChange={onChange}
+          waiting={waiting}
+        />
       </Section>
       {params.getAll('make').length > 0 && (
         <Section title="Model">
-          <Checklist name="model" params={params} values={facets?.model} onChange={onChange} />
+          <Checklist
+            name="model"
+            params={params}
+            values={facets?.model}
+            onChange={onChange}
+            waiting={waiting}
+          />
         </Section>
       )}
       <Section title="Price">
         <div className="flex gap-2">
           <PriceInput
             label="From"
-            cents={params.get('priceMin')}
-            onCommit={(cents) => onChange((current) => setValue(current, 'priceMin', cents))}
+            cents={rangeValue('priceMin')}
+            onCommit={setRange('priceMin')}
+            describedBy={errorId('price')}
           />
           <PriceInput
             label="To"
-            cents={params.get('priceMax')}
-            onCommit={(cents) => onChange((current) => setValue(current, 'priceMax', cents))}
+            cents={rangeValue('priceMax')}
+            onCommit={setRange('priceMax')}
+            describedBy={errorId('price')}
           />
         </div>
+        {message('price')}
         {facets && facets.price.length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Price ranges">
             {facets.price.map((range) => (
@@ -241,27 +334,49 @@ export function FilterPanel({
       {/* No group until some car has a price guide (a new site, a market of few cars). */}
       {(facets?.deal.length !== 0 || params.getAll('deal').length > 0) && (
         <Section title="Deal">
-          <Checklist name="deal" params={params} values={facets?.deal} onChange={onChange} />
+          <Checklist
+            name="deal"
+            params={params}
+            values={facets?.deal}
+            onChange={onChange}
+            waiting={waiting}
+          />
         </Section>
       )}
       <Section title="Year">
         <div className="flex gap-2">
-          <Select label="From" value={params.get('yearMin') ?? ''} onChange={set('yearMin')}>
+          <Select
+            label="From"
+            value={rangeValue('yearMin') ?? ''}
+            onChange={setRange('yearMin')}
+            describedBy={errorId('year')}
+          >
             <option value="">Any</option>
             {years.map((year) => (
               <option key={year}>{year}</option>
             ))}
           </Select>
-          <Select label="To" value={params.get('yearMax') ?? ''} onChange={set('yearMax')}>
+          <Select
+            label="To"
+            value={rangeValue('yearMax') ?? ''}
+            onChange={setRange('yearMax')}
+            describedBy={errorId('year')}
+          >
             <option value="">Any</option>
             {years.map((year) => (
               <option key={year}>{year}</option>
             ))}
           </Select>
         </div>
+        {message('year')}
       </Section>
       <Section title="Mileage">
-        <Select label="Up to" value={params.get('mileageMax') ?? ''} onChange={set('mileageMax')}>
+        <Select
+          label="Up to"
+          value={params.get('mileageMax') ?? ''}
+          onChange={set('mileageMax')}
+          describedBy={errorId('mileage')}
+        >
           <option value="">Any mileage</option>
           {MILEAGES.map((mileage) => (
             <option key={mileage} value={toKm(mileage, lengthUnit)}>
@@ -269,10 +384,13 @@ export function FilterPanel({
             </option>
           ))}
         </Select>
+        {message('mileage')}
       </Section>
       <Section title="Location">
         <PlacePicker
           label="Near"
+          invalid={Boolean(shownErrors.place)}
+          describedBy={errorId('place')}
           text={placeText}
           onText={(text) => {
             setPlaceText(text);
@@ -304,12 +422,25 @@ export function FilterPanel({
             ))}
           </Select>
         </div>
+        {message('place')}
       </Section>
       <Section title="Body type">
-        <Checklist name="bodyType" params={params} values={facets?.bodyType} onChange={onChange} />
+        <Checklist
+          name="bodyType"
+          params={params}
+          values={facets?.bodyType}
+          onChange={onChange}
+          waiting={waiting}
+        />
       </Section>
       <Section title="Fuel">
-        <Checklist name="fuel" params={params} values={facets?.fuel} onChange={onChange} />
+        <Checklist
+          name="fuel"
+          params={params}
+          values={facets?.fuel}
+          onChange={onChange}
+          waiting={waiting}
+        />
       </Section>
       <Section title="Gearbox">
         <Checklist
@@ -317,6 +448,7 @@ export function FilterPanel({
           params={params}
           values={facets?.transmission}
           onChange={onChange}
+          waiting={waiting}
         />
       </Section>
       <Section title="Condition">
@@ -325,6 +457,7 @@ export function FilterPanel({
           params={params}
           values={facets?.condition}
           onChange={onChange}
+          waiting={waiting}
         />
       </Section>
     </div>

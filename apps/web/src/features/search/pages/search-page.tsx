@@ -12,18 +12,22 @@ import {
 import { useLocation } from 'react-router';
 
 import { Dialog } from '../../../components/ui/dialog';
+import { ApiError } from '../../../lib/api-client';
 import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { LoadMore } from '../../../components/ui/load-more';
 import { usePage } from '../../../lib/page';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
 import { searchWaitNote, useSearchCars, useSearchTotals } from '../api/search-cars';
+import { rememberSearchOf } from '../back-to-results';
 import { FilterPanel } from '../components/filter-panel';
 import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
   apiQueryOf,
   chipsOf,
   clearFilters,
+  invertedRanges,
+  partOfField,
   removeChip,
   setValue,
   SORTS,
@@ -152,6 +156,9 @@ export function SearchPage({
   const searched = category ? setValue(params, 'category', category) : params;
   const query = apiQueryOf(searched);
   const sort = sortOf(params);
+  // A range the other way round (from a link) is not sent: the filters say what to put right.
+  const inverted = invertedRanges((key) => searched.get(key));
+  const sendable = Object.keys(inverted).length === 0;
   const {
     data,
     error,
@@ -165,8 +172,14 @@ export function SearchPage({
     isFetchingNextPage,
     failureCount,
     failureReason,
-  } = useSearchCars(query);
+  } = useSearchCars(query, sendable);
   const waitNote = isError ? null : searchWaitNote(failureCount, failureReason);
+  // A filter the server refused (400 naming it): its message goes beside it, as an inverted one's.
+  const refusal =
+    error instanceof ApiError && error.status === 400 && error.field !== undefined ? error : null;
+  const refusedPart = refusal ? partOfField[refusal.field!] : undefined;
+  const filterErrors = refusedPart ? { [refusedPart]: refusal!.message, ...inverted } : inverted;
+  const refused = !sendable || refusedPart !== undefined;
   const [filtersOpen, setFiltersOpen] = useState(false);
   // Cars and facets render in a transition, which React splits into short tasks, so a page of
   // results never holds the main thread (and the skeletons stay up until they are drawn).
@@ -178,7 +191,11 @@ export function SearchPage({
   const drawn = useDrawnInSteps(cars.length);
   useScrollMemory(!loading && drawn >= cars.length);
   const facets = first?.facets;
-  const totalText = first ? carsText(first, 'About ') : 'Searching…';
+  const totalText = refused
+    ? 'Check the filters'
+    : first
+      ? carsText(first, 'About ')
+      : 'Searching…';
   const chips = chipsOf(params);
   const q = params.get('q') ?? '';
 
@@ -197,7 +214,7 @@ export function SearchPage({
   };
 
   // With nothing found, what each filter's removal would find: the empty state leads with it.
-  const nothingFound = !loading && !isError && cars.length === 0;
+  const nothingFound = !loading && !isError && !refused && cars.length === 0;
   const relaxed = useSearchTotals(
     nothingFound ? chips.map((chip) => apiQueryOf(removeChip(searched, chip))) : [],
   );
@@ -206,7 +223,16 @@ export function SearchPage({
     .sort((a, b) => (b.found?.total ?? -1) - (a.found?.total ?? -1));
   const best = relaxations[0];
 
-  const results = (
+  const results = refused ? (
+    <div className="rounded-box border border-error bg-error-soft p-5">
+      <p className="font-semibold">This search cannot run as it is.</p>
+      {Object.values(filterErrors).map((text) => (
+        <p key={text} className="mt-1 text-sm">
+          {text}.
+        </p>
+      ))}
+    </div>
+  ) : (
     <PageState
       // The deferred page of cars: the skeletons stay up until the cars are drawn.
       query={{ data: shown, error, isPending: loading && !isError, isError, isFetching, refetch }}
@@ -252,7 +278,11 @@ export function SearchPage({
     >
       {() => (
         <>
-          <ul className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}>
+          {/* A car opened from here offers "Back to results" (back-to-results.ts). */}
+          <ul
+            className={`${gridClass} ${isPlaceholderData ? 'opacity-60' : ''}`}
+            onClickCapture={rememberSearchOf}
+          >
             {cars.slice(0, drawn).map((car, index) => (
               <li key={car._id}>{renderCar(car, index)}</li>
             ))}
@@ -270,7 +300,13 @@ export function SearchPage({
   );
 
   const panel = (
-    <FilterPanel params={params} facets={facets} onChange={(update) => change(update)} />
+    <FilterPanel
+      params={params}
+      facets={refused ? undefined : facets}
+      errors={filterErrors}
+      counting={!refused}
+      onChange={(update) => change(update)}
+    />
   );
 
   return (
@@ -301,7 +337,7 @@ export function SearchPage({
               tabIndex={-1}
               className="grow text-lg font-bold"
               aria-live="polite"
-              aria-busy={isFetching && !isFetchingNextPage}
+              aria-busy={isFetching && !isFetchingNextPage && !refused}
             >
               {totalText}
             </h2>

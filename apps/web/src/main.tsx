@@ -9,8 +9,11 @@ import { AppRoutes, preloadRoute } from './app/router';
 import { createQueryClient } from './lib/query-client';
 // A part the home page shares with lazy pages (the near-view hook): imported here, it goes in the
 // entry's own file rather than a tiny chunk of its own that the home page would fetch besides
-// (~0.1 KB more for its exports and stream).
+// (~0.1 KB more for its exports and stream). The recently viewed cars' reader likewise: the home
+// page, the search and the car page share it.
 import './lib/use-near-view';
+import './features/recently-viewed/recently-viewed';
+import './features/recently-viewed/components/recently-viewed';
 
 // Checked at build time: the prerender stops if index.html has no empty #root.
 const container = document.getElementById('root') as HTMLElement;

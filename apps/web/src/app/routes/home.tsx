@@ -1,11 +1,14 @@
+import { useSession } from '../../features/auth/use-session';
 import { CategoryGrid } from '../../features/categories/components/category-grid';
 import { AdvertisedSection } from '../../features/home/components/advertised-section';
 import { Hero } from '../../features/home/components/hero';
 import { ServiceCards } from '../../features/home/components/service-cards';
+import { RecentlyViewed } from '../../features/recently-viewed';
 import { usePage } from '../../lib/page';
 
 export default function HomeRoute() {
   usePage({});
+  const { user } = useSession();
 
   return (
     <>
@@ -29,6 +32,12 @@ export default function HomeRoute() {
           <CategoryGrid />
         </div>
       </section>
+      {user && (
+        <RecentlyViewed
+          userId={user.id}
+          className="mx-auto max-w-6xl px-4 pt-16 sm:px-6 sm:pt-20"
+        />
+      )}
       <AdvertisedSection />
     </>
   );

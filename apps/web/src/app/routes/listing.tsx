@@ -1,5 +1,5 @@
 import type { ListingDetail, ListingStatus } from '@carmarket/shared';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { PageState } from '../../components/ui/page-state';
@@ -15,7 +15,9 @@ import { SimilarCars } from '../../features/listings/components/similar-cars';
 import { PriceHistory } from '../../features/listings/components/price-history';
 import { VerifiedBadge } from '../../features/listings/components/verified-badge';
 import { LazyAskSellerButton } from '../../features/messages/components/lazy-ask-seller-button';
+import { LazyPaymentCalculator } from '../../features/monthly-payment';
 import { PriceBand } from '../../features/price-guide';
+import { recordViewed } from '../../features/recently-viewed';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { useSearchOrigin } from '../../features/search/back-to-results';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
@@ -126,6 +128,11 @@ function ListingView({ listing }: { listing: ListingDetail }) {
   // The car's own seller gets its tools instead of Book now, Save and Ask the seller.
   const mine = isOwnCar(user, listing);
   const ended = !mine && isEnded(listing);
+  // The person's recently viewed cars, in this browser (issue 32); not the seller's own.
+  const userId = user?.id;
+  useEffect(() => {
+    if (userId && !mine) recordViewed(userId, listing._id);
+  }, [userId, mine, listing._id]);
   const reservedUntil = useLocalTime(listing.reservedUntil);
   const statusLabel = listing.reservedUntil
     ? `Reserved${reservedUntil ? ` until ${reservedUntil}` : ''}: another buyer is paying`
@@ -198,6 +205,14 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             className="mt-8 rounded-box border border-base-300 bg-base-200 p-5"
           />
           <VinDecodedNote listing={listing} className="mt-4" />
+          {!mine && !ended && (
+            <LazyPaymentCalculator
+              key={listing._id}
+              priceCents={listing.reprice}
+              currency={listing.currency}
+              className="mt-8"
+            />
+          )}
         </div>
         <section aria-labelledby="description-title" className="lg:col-span-7">
           <h2 id="description-title" className="text-xl font-bold">

@@ -139,6 +139,7 @@ export function SearchPage({
   categoryName,
   header,
   title,
+  nothingFoundExtra,
 }: {
   renderCar: (car: SearchItem, index: number) => ReactNode;
   skeleton: ReactNode;
@@ -151,6 +152,8 @@ export function SearchPage({
   header?: ReactNode;
   /** The document title, when not "Find a car". */
   title?: string;
+  /** Below "No cars match this search" (the person's recently viewed cars). */
+  nothingFoundExtra?: ReactNode;
 }) {
   const [params, setParams] = useQueryParams();
   const searched = category ? setValue(params, 'category', category) : params;
@@ -247,33 +250,36 @@ export function SearchPage({
       what="the cars"
       isEmpty={() => cars.length === 0}
       empty={
-        <EmptyState title="No cars match this search">
-          {chips.length > 0 ? (
-            <>
-              <p className="mt-1 text-muted" aria-live="polite">
-                {best?.found && best.found.total > 0
-                  ? `Without ${best.chip.label}, ${carsText(best.found)} would match.`
-                  : 'Try without one of these:'}
-              </p>
-              <ul className="mt-4 flex flex-wrap justify-center gap-2">
-                {relaxations.map(({ chip, found }) => (
-                  <li key={`${chip.key}=${chip.value}`}>
-                    <button
-                      type="button"
-                      className="button button-outline button-sm"
-                      onClick={() => removeFilters((current) => removeChip(current, chip))}
-                    >
-                      Remove {chip.label}
-                      {found ? ` (${carsText(found)})` : ''}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : (
-            <p className="mt-1 text-muted">Sellers add cars all the time; come back soon.</p>
-          )}
-        </EmptyState>
+        <>
+          <EmptyState title="No cars match this search">
+            {chips.length > 0 ? (
+              <>
+                <p className="mt-1 text-muted" aria-live="polite">
+                  {best?.found && best.found.total > 0
+                    ? `Without ${best.chip.label}, ${carsText(best.found)} would match.`
+                    : 'Try without one of these:'}
+                </p>
+                <ul className="mt-4 flex flex-wrap justify-center gap-2">
+                  {relaxations.map(({ chip, found }) => (
+                    <li key={`${chip.key}=${chip.value}`}>
+                      <button
+                        type="button"
+                        className="button button-outline button-sm"
+                        onClick={() => removeFilters((current) => removeChip(current, chip))}
+                      >
+                        Remove {chip.label}
+                        {found ? ` (${carsText(found)})` : ''}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : (
+              <p className="mt-1 text-muted">Sellers add cars all the time; come back soon.</p>
+            )}
+          </EmptyState>
+          {nothingFoundExtra}
+        </>
       }
     >
       {() => (

@@ -1,0 +1,206 @@
+import { expect, test, type Page } from '@playwright/test';
+
+import {
+  addCarApi,
+  bookCarApi,
+  expectNoAxeViolationsWideAndNarrow,
+  otherSession,
+  payApi,
+  signInApi,
+  signUpBuyerApi,
+  signUpSellerApi,
+  uniqueMarker,
+  waitForHydration,
+} from './site';
+
+/*
+ * What a car page keeps in the browser (issue 32): the cars a person opened last, on the home page
+ * and in a search that found nothing; and the monthly payment estimate, whose choice the next car
+ * starts from. At 1280 px and at 390 px.
+ */
+const SHOTS = '/tmp/h/browser-kept';
+const WIDTHS = [
+  [1280, 900],
+  [390, 844],
+] as const;
+
+/** The person's recently viewed lists, as the browser keeps them. */
+const keptLists = (page: Page) =>
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith('recently-viewed:'))
+      .map((key) => JSON.parse(localStorage.getItem(key)!) as string[]),
+  );
+
+async function openCar(page: Page, id: string, name: string) {
+  await page.goto(`/listing/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await waitForHydration(page);
+}
+
+for (const [width, height] of WIDTHS) {
+  test.describe(`at ${width} px`, () => {
+    test.beforeEach(async ({ page }) => page.setViewportSize({ width, height }));
+
+    test('recently viewed cars: newest first on the home page and in an empty search, sold as sold, each person their own, cleared', async ({
+      page,
+      playwright,
+    }) => {
+      test.setTimeout(120_000);
+      const marker = uniqueMarker();
+      const names = ['Amber', 'Beige', 'Cyan', 'Dune'].map(
+        (colour) => `Skoda Yeti ${colour} ${marker}`,
+      );
+      const seller = await otherSession(playwright);
+      await signUpSellerApi(seller);
+      const ids: string[] = [];
+      for (const name of names) ids.push(await addCarApi(seller, name, { reprice: 1_500_000 }));
+      await seller.dispose();
+      const [amber, beige, cyan, dune] = ids as [string, string, string, string];
+
+      const first = await signUpBuyerApi(page.request, 'Rhea Recent');
+      await openCar(page, amber, names[0]!);
+      await openCar(page, beige, names[1]!);
+      await openCar(page, cyan, names[2]!);
+      await expect.poll(() => keptLists(page)).toEqual([[cyan, beige, amber]]);
+
+      // Since then: Amber was sold to someone else, and a car the list kept is gone altogether.
+      const other = await otherSession(playwright);
+      await signUpBuyerApi(other, 'Olive Owner');
+      await payApi(other, await bookCarApi(other, amber));
+      await other.dispose();
+      const gone = '00000000-0000-4000-8000-00000000dead';
+      await page.evaluate((id) => {
+        const key = Object.keys(localStorage).find((each) => each.startsWith('recently-viewed:'))!;
+        localStorage.setItem(key, JSON.stringify([id, ...JSON.parse(localStorage.getItem(key)!)]));
+      }, gone);
+
+      await page.goto('/');
+      const row = page.getByRole('region', { name: 'Recently viewed' });
+      const cars = row.getByTestId('recently-viewed-car');
+      await expect(cars.locator('h3')).toHaveText([names[2]!, names[1]!, names[0]!]);
+      // The sold car says so, with no price to buy it at; the others show theirs.
+      await expect(cars.nth(2)).toContainText('Sold');
+      await expect(cars.nth(2).getByTestId('listing-price')).toHaveCount(0);
+      await expect(cars.nth(0).getByTestId('listing-price')).toHaveText('$15,000');
+      // The car that is gone left the list.
+      await expect.poll(() => keptLists(page)).toEqual([[cyan, beige, amber]]);
+      await row.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/recent-home-${width}.png`, fullPage: true });
+      await expectNoAxeViolationsWideAndNarrow(page);
+      await page.setViewportSize({ width, height });
+
+      // A search that finds nothing offers them too.
+      await page.goto(`/cars?q=${encodeURIComponent(`nothing like ${marker}`)}`);
+      await expect(page.getByText('No cars match this search')).toBeVisible();
+      await expect(
+        page
+          .getByRole('region', { name: 'Recently viewed' })
+          .getByTestId('recently-viewed-car')
+          .locator('h3'),
+      ).toHaveText([names[2]!, names[1]!, names[0]!]);
+      await page.screenshot({ path: `${SHOTS}/recent-search-${width}.png`, fullPage: true });
+      await expectNoAxeViolationsWideAndNarrow(page);
+      await page.setViewportSize({ width, height });
+
+      // The next person on this browser sees only the cars they opened.
+      await page.context().clearCookies();
+      await signUpBuyerApi(page.request, 'Sid Second');
+      await openCar(page, dune, names[3]!);
+      await page.goto('/');
+      await expect(row.getByTestId('recently-viewed-car').locator('h3')).toHaveText([names[3]!]);
+
+      // Back to the first person, who clears theirs: the row goes, and stays gone.
+      await signInApi(page.request, first.email, first.password);
+      await page.goto('/');
+      await expect(cars).toHaveCount(3);
+      await row.getByRole('button', { name: 'Clear recently viewed cars' }).click();
+      await expect(cars).toHaveCount(0);
+      await expect(row.getByRole('status')).toHaveText(
+        'Cleared. Cars you open will show here again.',
+      );
+      await expect(row.getByRole('status')).toBeFocused();
+      await expectNoAxeViolationsWideAndNarrow(page);
+      await page.setViewportSize({ width, height });
+      expect(await keptLists(page)).toEqual([[dune]]);
+      await page.reload();
+      await waitForHydration(page);
+      await expect(page.getByRole('heading', { name: 'Find the right kind of car' })).toBeVisible();
+      await expect(row).toHaveCount(0);
+    });
+
+    test('monthly payment estimate: follows deposit, term and APR, says what is wrong, and the next car starts from the choice', async ({
+      page,
+      playwright,
+    }) => {
+      test.setTimeout(90_000);
+      const marker = uniqueMarker();
+      const seller = await otherSession(playwright);
+      await signUpSellerApi(seller);
+      const first = `Mazda CX-5 Plum ${marker}`;
+      const second = `Mazda CX-5 Sand ${marker}`;
+      const firstId = await addCarApi(seller, first, { reprice: 2_000_000, orprice: 2_000_000 });
+      const secondId = await addCarApi(seller, second, { reprice: 3_000_000, orprice: 3_000_000 });
+      await seller.dispose();
+      await signUpBuyerApi(page.request, 'Pat Payments');
+
+      await openCar(page, firstId, first);
+      const estimate = page.getByTestId('payment-estimate');
+      await estimate.scrollIntoViewIfNeeded();
+      const calculator = page.getByRole('region', { name: 'Monthly payment estimate' });
+      await expect(calculator).toContainText('not an offer of credit');
+      const deposit = calculator.getByLabel('Deposit (USD)');
+      const term = calculator.getByLabel('Term (months)');
+      const apr = calculator.getByLabel('APR (%)');
+      const monthly = calculator.getByTestId('monthly-payment');
+      // The defaults: 10% down, 60 months at 7.9%.
+      await expect(deposit).toHaveValue('2,000');
+      await expect(term).toHaveValue('60');
+      await expect(apr).toHaveValue('7.9');
+      await expect(monthly).toHaveText('$364.11');
+
+      await deposit.fill('0');
+      await apr.fill('6');
+      await expect(monthly).toHaveText('$386.66');
+      await expect(calculator.getByTestId('total-cost')).toHaveText('$23,199.60');
+      await expect(calculator.getByTestId('total-interest')).toHaveText('$3,199.60');
+      await term.fill('48');
+      await expect(monthly).toHaveText('$469.70');
+      await deposit.fill('5,000');
+      await expect(monthly).toHaveText('$352.28');
+      await expect(calculator.getByTestId('total-cost')).toHaveText('$21,909.44');
+      await apr.fill('0');
+      await expect(monthly).toHaveText('$312.50');
+      await expect(calculator.getByTestId('total-interest')).toHaveText('$0');
+
+      // A deposit above the price: the field says so, and no figure is given.
+      await deposit.fill('25,000');
+      await expect(deposit).toHaveAttribute('aria-invalid', 'true');
+      await expect(deposit).toHaveAccessibleDescription(
+        'The deposit must be less than the price of the car.',
+      );
+      await expect(monthly).toHaveCount(0);
+      await apr.fill('60');
+      await expect(apr).toHaveAccessibleDescription('The APR must be from 0% to 50%.');
+      await estimate.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/payment-errors-${width}.png`, fullPage: true });
+      await expectNoAxeViolationsWideAndNarrow(page);
+      await page.setViewportSize({ width, height });
+
+      // Put right: 25% down, 48 months at 6%; the next car starts from that choice.
+      await deposit.fill('5,000');
+      await apr.fill('6');
+      await expect(monthly).toHaveText('$352.28');
+      await openCar(page, secondId, second);
+      await page.getByTestId('payment-estimate').scrollIntoViewIfNeeded();
+      await expect(deposit).toHaveValue('7,500');
+      await expect(term).toHaveValue('48');
+      await expect(apr).toHaveValue('6');
+      // 22,500 at 6% over 48 months.
+      await expect(monthly).toHaveText('$528.41');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/payment-${width}.png`, fullPage: true });
+      await expectNoAxeViolationsWideAndNarrow(page);
+    });
+  });
+}

@@ -1,0 +1,168 @@
+// A visitor browsing signed out has only index.css: the fields' styles come with this chunk.
+import '../../../app-pages.css';
+
+import { formatMoney } from '@carmarket/shared';
+import { useId, useState } from 'react';
+
+import { Field } from '../../../components/ui/field';
+import {
+  APR_PERCENT,
+  checkPaymentFields,
+  keepChoice,
+  monthlyPayment,
+  readChoice,
+  TERM_MONTHS,
+  type PaymentFields,
+} from '../payment';
+
+const storage = () => {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+};
+
+/** The amount as the field shows it: "2,500", or "2,500.50". */
+const amountText = (cents: number) =>
+  new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: cents % 100 ? 2 : 0,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
+
+/** The fields the person's last choice gives for this car: its deposit share of this price. */
+function startingFields(priceCents: number): PaymentFields {
+  const choice = readChoice(storage());
+  // Whole units of money: 10% of 18,495.50 is a deposit of 1,850.
+  const depositCents = Math.round((priceCents * choice.depositPercent) / 100 / 100) * 100;
+  return {
+    deposit: amountText(Math.min(depositCents, priceCents - 100)),
+    term: String(choice.termMonths),
+    apr: String(choice.aprPercent),
+  };
+}
+
+/**
+ * The car page's monthly payment estimate (its own chunk, loaded as it comes near view): deposit,
+ * term and APR, checked as typed; the person's choice is kept in this browser for the next car.
+ */
+export default function PaymentCalculator({
+  priceCents,
+  currency,
+}: {
+  priceCents: number;
+  currency: string;
+}) {
+  const titleId = useId();
+  const [fields, setFields] = useState(() => startingFields(priceCents));
+  const checked = checkPaymentFields(fields, priceCents);
+  const payment = checked.ok ? monthlyPayment({ priceCents, ...checked }) : null;
+  const errors = checked.ok ? {} : checked.errors;
+  const money = (cents: number) => formatMoney(cents, currency, { precision: 'exact' });
+
+  // Each right choice is kept at once, for the next car (its deposit as a share of the price).
+  const change = (name: keyof PaymentFields) => (event: { target: { value: string } }) => {
+    const next = { ...fields, [name]: event.target.value };
+    setFields(next);
+    const right = checkPaymentFields(next, priceCents);
+    if (right.ok)
+      keepChoice(storage(), {
+        depositPercent: (right.depositCents / priceCents) * 100,
+        termMonths: right.termMonths,
+        aprPercent: right.aprPercent,
+      });
+  };
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="rounded-box border border-base-300 p-5"
+      data-testid="payment-calculator"
+    >
+      <h2 id={titleId} className="text-xl font-bold">
+        Monthly payment estimate
+      </h2>
+      <p className="mt-1 text-sm text-muted">
+        An estimate for your own sums, not an offer of credit: a lender’s rate and fees decide the
+        real figures.
+      </p>
+      <form className="mt-4 grid grid-cols-2 gap-4" onSubmit={(event) => event.preventDefault()}>
+        {/* The deposit a line of its own: three fields abreast leave the labels no room. */}
+        <div className="col-span-2">
+          <Field label={`Deposit (${currency})`} error={errors.deposit}>
+            {(control) => (
+              <input
+                {...control}
+                className="input w-full"
+                inputMode="decimal"
+                autoComplete="off"
+                value={fields.deposit}
+                onChange={change('deposit')}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label="Term (months)" error={errors.term}>
+          {(control) => (
+            <input
+              {...control}
+              className="input w-full"
+              type="number"
+              inputMode="numeric"
+              min={TERM_MONTHS.min}
+              max={TERM_MONTHS.max}
+              value={fields.term}
+              onChange={change('term')}
+            />
+          )}
+        </Field>
+        <Field label="APR (%)" error={errors.apr}>
+          {(control) => (
+            <input
+              {...control}
+              className="input w-full"
+              type="number"
+              inputMode="decimal"
+              min={APR_PERCENT.min}
+              max={APR_PERCENT.max}
+              step="any"
+              value={fields.apr}
+              onChange={change('apr')}
+            />
+          )}
+        </Field>
+      </form>
+      <div className="mt-5" aria-live="polite">
+        {payment ? (
+          <dl className="grid gap-3 sm:grid-cols-3">
+            <div>
+              <dt className="text-sm text-muted">Monthly payment</dt>
+              <dd className="text-2xl font-extrabold text-primary" data-testid="monthly-payment">
+                {money(payment.monthlyCents)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted">Total cost</dt>
+              <dd className="font-semibold" data-testid="total-cost">
+                {money(payment.totalCents)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted">Total interest</dt>
+              <dd className="font-semibold" data-testid="total-interest">
+                {money(payment.interestCents)}
+              </dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="text-sm text-muted">Correct the fields above to see the monthly payment.</p>
+        )}
+        {payment && (
+          <p className="mt-2 text-sm text-muted">
+            Total cost is the deposit and {fields.term.trim()} monthly payments.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -2,9 +2,9 @@
  * Renders pages on the server. Public pages are prerendered at build time (scripts/prerender.mjs)
  * as a first visit would see them: no session and no data yet, so the home page shows its loading
  * tiles. The busiest pages behind sign-in (search, category, car, the dashboard's home) are
- * rendered per request for the person asking (apps/server/src/plugins/web.ts), with their session and the page's first data,
- * which the browser then starts from (main.tsx), so the first cards and their photos are in the
- * HTML rather than waiting for the page's code (decision 017).
+ * rendered per request for the person asking (apps/server/src/plugins/web.ts), with their session
+ * and the page's first data, which the browser then starts from (main.tsx), so the first cards and
+ * their photos are in the HTML rather than waiting for the page's code (decision 017).
  */
 import type { SignInOptions } from '@carmarket/shared';
 import type { QueryKey } from '@tanstack/react-query';

@@ -14,6 +14,7 @@ export const CLIENT_ROUTE_PATTERNS: readonly RegExp[] = [
   /^\/unsubscribe\/?$/,
   /^\/category\/[^/]+\/?$/,
   /^\/listing\/[^/]+\/?$/,
+  /^\/sellers\/[^/]+\/?$/,
   /^\/orders\/?$/,
   /^\/product\/?$/,
   /^\/myProduct\/?$/,

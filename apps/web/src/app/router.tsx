@@ -63,6 +63,10 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazyWithPreload(() => import('./routes/listing')),
   },
   {
+    path: '/sellers/:id',
+    page: lazyWithPreload(() => import('./routes/seller')),
+  },
+  {
     path: '/dashboard/*',
     // Its pages are listed in routes/dashboard/pages.ts.
     page: lazyWithPreload(() => import('./layouts/dashboard-layout')),

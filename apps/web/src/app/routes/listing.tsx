@@ -20,6 +20,8 @@ import { PriceBand } from '../../features/price-guide';
 import { recordViewed } from '../../features/recently-viewed';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { useSearchOrigin } from '../../features/search/back-to-results';
+import { SellerFacts } from '../../features/sellers/components/seller-facts';
+import { sellerPath } from '../../features/sellers/components/seller-words';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';
@@ -159,10 +161,17 @@ function ListingView({ listing }: { listing: ListingDetail }) {
           </h1>
           <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
             <span>
-              Seller: <span className="font-semibold text-base-content">{listing.seller}</span>
+              Seller:{' '}
+              <Link
+                to={sellerPath(listing.sellerId)}
+                className="font-semibold text-base-content underline underline-offset-2"
+              >
+                {listing.seller}
+              </Link>
             </span>
             {listing.sellerVerified && <VerifiedBadge />}
           </p>
+          <SellerFacts sellerId={listing.sellerId} className="mt-1" />
           {statusLabel && (
             <p className="mt-4 inline-block rounded-box bg-base-200 px-3 py-1 text-sm font-semibold">
               {statusLabel}

@@ -17,6 +17,8 @@ const OPEN = [
   'GET /api/listings/{id}',
   'GET /api/listings/{id}/similar',
   'GET /api/category/{id}',
+  // Who sells the cars (issue 32): whoever may see cars.
+  'GET /api/sellers/{id}',
 ];
 
 /** Behind the test's "proxy" (TRUST_PROXY), each test searches from an address of its own. */

@@ -10,12 +10,10 @@ import {
 } from '@carmarket/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { notFound } from '../../lib/errors.ts';
-import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
-import { advertisedListings, findCards, findListing, soldAt } from './listings.service.ts';
+import { advertisedListings, carPageFor, findCards, soldAt } from './listings.service.ts';
 import { priceHistory } from './price-history.ts';
 import { findSimilarCars } from './similar.ts';
 
@@ -47,10 +45,8 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
       },
     },
     async (request) => {
-      const car = await findListing(db, request.params.id);
-      if (!car) throw notFound('That car');
       const viewer = request.user;
-      authorize(listingPolicy.canSeePage(viewer, car));
+      const car = await carPageFor(db, viewer, request.params.id);
       // Views of people with an account: a visitor signed out (or a crawler) is not counted.
       if (viewer) viewed?.(car, viewer);
       return Object.assign(presentListingDetail(car), {
@@ -108,9 +104,7 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
       },
     },
     async (request) => {
-      const car = await findListing(db, request.params.id);
-      if (!car) throw notFound('That car');
-      authorize(listingPolicy.canSeePage(request.user, car));
+      const car = await carPageFor(db, request.user, request.params.id);
       return { items: (await findSimilarCars(db, car)).map(presentListingCard) };
     },
   );

@@ -43,6 +43,8 @@ describe('recently viewed cars', () => {
     expect(ids).toHaveLength(12);
     expect(ids[0]).toBe(car(15));
     expect(ids.at(-1)).toBe(car(4));
+    // Kept as 12, not only read as 12.
+    expect(JSON.parse(storage.items.get('recently-viewed:ann')!)).toEqual(ids);
   });
 
   it('is each person’s own, and Clear empties only theirs', () => {

@@ -1,9 +1,27 @@
 import type { ListingDetail } from '@carmarket/shared';
-import { useState, type KeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
+
+import { Icon } from '../../../components/ui/icons';
+
+// The full-screen viewer is its own chunk: it loads when the pointer or focus reaches the photo,
+// or on the first open, not with every car page.
+const loadViewer = () => import('./photo-viewer');
+const PhotoViewer = lazy(() => loadViewer().then((module) => ({ default: module.PhotoViewer })));
+
+/** How far a finger or the mouse must travel sideways over the photo to show the next one. */
+const SWIPE_DISTANCE = 50;
 
 /**
  * The car's photos: the chosen one large, the others as thumbnails below. Thumbnails are
- * buttons (Tab, then Enter or Space); the arrow keys move between them as well.
+ * buttons (Tab, then Enter or Space); the arrow keys move between them as well. A swipe on the
+ * large photo shows the next or previous one; a click or tap on it opens the full-screen viewer.
  */
 export function ListingGallery({
   listing,
@@ -11,6 +29,11 @@ export function ListingGallery({
   listing: Pick<ListingDetail, 'name' | 'images' | 'img'>;
 }) {
   const [index, setIndex] = useState(0);
+  const [viewing, setViewing] = useState(false);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  const swipe = useRef<{ x: number; y: number; id: number } | null>(null);
+  // A mouse drag ends in a click on the photo: that click must not open the viewer.
+  const swiped = useRef(false);
   const photos =
     listing.images.length > 0
       ? listing.images
@@ -28,6 +51,22 @@ export function ListingGallery({
     event.currentTarget.querySelectorAll('button')[next]?.focus();
   }
 
+  function handlePointerDown(event: ReactPointerEvent<HTMLDivElement>) {
+    swiped.current = false;
+    if (event.isPrimary)
+      swipe.current = { x: event.clientX, y: event.clientY, id: event.pointerId };
+  }
+
+  function handlePointerUp(event: ReactPointerEvent<HTMLDivElement>) {
+    const start = swipe.current;
+    swipe.current = null;
+    if (!start || start.id !== event.pointerId || photos.length < 2) return;
+    const dx = event.clientX - start.x;
+    if (Math.abs(dx) < SWIPE_DISTANCE || Math.abs(dx) < Math.abs(event.clientY - start.y)) return;
+    swiped.current = true;
+    setIndex((index + (dx < 0 ? 1 : -1) + photos.length) % photos.length);
+  }
+
   if (!shown) {
     return (
       <div className="flex aspect-[3/2] w-full items-center justify-center rounded-box bg-base-200 text-muted">
@@ -36,32 +75,64 @@ export function ListingGallery({
     );
   }
 
+  const position = Math.min(index, photos.length - 1);
   return (
     <div>
-      <img
-        src={shown.url}
-        width={shown.width}
-        height={shown.height}
-        alt={`Photo ${index + 1} of ${photos.length} of the ${listing.name}`}
-        fetchPriority="high"
-        decoding="async"
-        className="aspect-[3/2] w-full rounded-box bg-base-200 object-cover"
-      />
+      {/* Sideways swipes are the page's to handle (touch-action: pan-y); up and down still scroll. */}
+      <div
+        className="relative touch-pan-y"
+        onPointerDown={handlePointerDown}
+        onPointerUp={handlePointerUp}
+        onPointerCancel={() => (swipe.current = null)}
+      >
+        <img
+          src={shown.url}
+          width={shown.width}
+          height={shown.height}
+          alt={`Photo ${position + 1} of ${photos.length} of the ${listing.name}`}
+          fetchPriority="high"
+          decoding="async"
+          draggable={false}
+          className="aspect-[3/2] w-full rounded-box bg-base-200 object-cover select-none"
+        />
+        <button
+          ref={openerRef}
+          type="button"
+          className="group absolute inset-0 cursor-zoom-in rounded-box focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+          aria-label={`View photo ${position + 1} of ${photos.length} full screen`}
+          aria-haspopup="dialog"
+          onPointerEnter={() => void loadViewer()}
+          onFocus={() => void loadViewer()}
+          onClick={() => {
+            if (swiped.current) swiped.current = false;
+            else setViewing(true);
+          }}
+        >
+          <span className="absolute right-3 bottom-3 flex items-center gap-1.5 rounded-full bg-black/70 px-3 py-1 text-sm font-semibold text-white tabular-nums group-hover:bg-black/85">
+            <Icon className="size-4">
+              <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+            </Icon>
+            {position + 1} / {photos.length}
+          </span>
+        </button>
+      </div>
       {photos.length > 1 && (
         <div
           role="group"
           aria-label="Choose a photo"
-          className="mt-3 grid grid-cols-4 gap-2 sm:grid-cols-6"
+          // On a phone one row that scrolls sideways (20 photos would push the car's details far
+          // down); from sm up, a grid.
+          className="mt-3 flex gap-2 overflow-x-auto pb-1 sm:grid sm:grid-cols-6 sm:overflow-visible sm:pb-0"
           onKeyDown={handleKeyDown}
         >
-          {photos.map((photo, position) => (
+          {photos.map((photo, thumb) => (
             <button
               key={photo.url}
               type="button"
-              aria-pressed={position === index}
-              aria-label={`Show photo ${position + 1} of ${photos.length}`}
-              className={`overflow-hidden rounded-lg border-2 ${position === index ? 'border-primary' : 'border-transparent hover:border-base-300'}`}
-              onClick={() => setIndex(position)}
+              aria-pressed={thumb === position}
+              aria-label={`Show photo ${thumb + 1} of ${photos.length}`}
+              className={`w-[21%] shrink-0 overflow-hidden rounded-lg border-2 sm:w-auto ${thumb === position ? 'border-primary' : 'border-transparent hover:border-base-300'}`}
+              onClick={() => setIndex(thumb)}
             >
               <img
                 src={photo.thumbUrl}
@@ -75,6 +146,20 @@ export function ListingGallery({
             </button>
           ))}
         </div>
+      )}
+      {viewing && (
+        <Suspense fallback={null}>
+          <PhotoViewer
+            photos={photos}
+            carName={listing.name}
+            start={position}
+            onClose={(last) => {
+              setIndex(last);
+              setViewing(false);
+              openerRef.current?.focus();
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -177,6 +177,8 @@ export async function apiCallers(app: TestApp) {
         return { path, body: validBooking(await freshCar()) };
       case 'GET /api/category/{id}':
         return { path: path.replace('{id}', categoryId) };
+      case 'GET /api/listings/cards':
+        return { path: `${path}?ids=${demoCar.id}` };
       case 'GET /api/sellers/{id}':
         return { path: path.replace('{id}', demoCar.sellerId) };
       case 'POST /api/categories':

@@ -16,6 +16,7 @@ const OPEN = [
   'GET /api/listings',
   'GET /api/listings/{id}',
   'GET /api/listings/{id}/similar',
+  'GET /api/listings/cards',
   'GET /api/category/{id}',
   // Who sells the cars (issue 32): whoever may see cars.
   'GET /api/sellers/{id}',

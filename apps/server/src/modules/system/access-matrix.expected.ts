@@ -31,6 +31,8 @@ export const ACCESS: Record<string, string> = {
   'DELETE /api/categories/{id}': '401 403 403 403 403 403 200 401',
   'GET /api/listings/{id}': '401 200 200 200 200 200 200 401',
   'GET /api/listings/{id}/similar': '401 200 200 200 200 200 200 401',
+  // Recently viewed cars by id (issue 32): whoever may see cars.
+  'GET /api/listings/cards': '401 200 200 200 200 200 200 401',
   'PATCH /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'PUT /api/listings/{id}': '401 403 403 403 200 403 403 401',
   'GET /api/advertised': '200 200 200 200 200 200 200 200',

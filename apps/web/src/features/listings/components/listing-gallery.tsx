@@ -98,7 +98,7 @@ export function ListingGallery({
         <button
           ref={openerRef}
           type="button"
-          className="group absolute inset-0 cursor-zoom-in rounded-box focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+          className="peer absolute inset-0 cursor-zoom-in rounded-box focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
           aria-label={`View photo ${position + 1} of ${photos.length} full screen`}
           aria-haspopup="dialog"
           onPointerEnter={() => void loadViewer()}
@@ -107,14 +107,18 @@ export function ListingGallery({
             if (swiped.current) swiped.current = false;
             else setViewing(true);
           }}
+        />
+        {/* Beside the button, not in it: its name says the same in words, and a name that leaves
+            out text shown on the button confuses speech input ("click 1 / 3"). */}
+        <span
+          aria-hidden="true"
+          className="pointer-events-none absolute right-3 bottom-3 flex items-center gap-1.5 rounded-full bg-black/70 px-3 py-1 text-sm font-semibold text-white tabular-nums peer-hover:bg-black/85"
         >
-          <span className="absolute right-3 bottom-3 flex items-center gap-1.5 rounded-full bg-black/70 px-3 py-1 text-sm font-semibold text-white tabular-nums group-hover:bg-black/85">
-            <Icon className="size-4">
-              <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
-            </Icon>
-            {position + 1} / {photos.length}
-          </span>
-        </button>
+          <Icon className="size-4">
+            <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+          </Icon>
+          {position + 1} / {photos.length}
+        </span>
       </div>
       {photos.length > 1 && (
         <div

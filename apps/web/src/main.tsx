@@ -10,7 +10,8 @@ import { createQueryClient } from './lib/query-client';
 // A part the home page shares with lazy pages (the near-view hook): imported here, it goes in the
 // entry's own file rather than a tiny chunk of its own that the home page would fetch besides
 // (~0.1 KB more for its exports and stream). The recently viewed cars' reader likewise: the home
-// page, the search and the car page share it.
+// page, the search and the car page share it. These files have no side effects (decision 036):
+// the imports are a hint to the bundler's chunking, not code that must run.
 import './lib/use-near-view';
 import './features/recently-viewed/recently-viewed';
 import './features/recently-viewed/components/recently-viewed';

@@ -15,6 +15,7 @@ export * from './vehicles.ts';
 export * from './vin.ts';
 export * from './schemas/vin.ts';
 export * from './schemas/search.ts';
+export * from './search-ranges.ts';
 export * from './schemas/saved.ts';
 export * from './schemas/settings.ts';
 export * from './messages.ts';

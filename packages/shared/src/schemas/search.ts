@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, DEAL_RATINGS } from '../enums.ts';
+import { INVERTED_RANGE_MESSAGES, isInvertedRange } from '../search-ranges.ts';
 import { BODY_TYPES, FUELS, TRANSMISSIONS } from '../vehicles.ts';
 import { IdSchema } from './common.ts';
 import { ListingCardSchema } from './listing.ts';
@@ -104,13 +105,13 @@ export const SearchQuerySchema = PageQuerySchema.extend({
     .optional(),
   facets: z.enum(['0', '1', 'true', 'false'], { message: 'Facets must be 1 or 0' }).optional(),
 })
-  .refine((q) => q.yearMin === undefined || q.yearMax === undefined || q.yearMin <= q.yearMax, {
+  .refine((q) => !isInvertedRange(q.yearMin, q.yearMax), {
     path: ['yearMin'],
-    message: 'The earliest year must not be after the latest',
+    message: INVERTED_RANGE_MESSAGES.year,
   })
-  .refine((q) => q.priceMin === undefined || q.priceMax === undefined || q.priceMin <= q.priceMax, {
+  .refine((q) => !isInvertedRange(q.priceMin, q.priceMax), {
     path: ['priceMin'],
-    message: 'The lowest price must not be above the highest',
+    message: INVERTED_RANGE_MESSAGES.price,
   })
   .refine((q) => q.sort !== 'distance' || q.near !== undefined, {
     path: ['sort'],

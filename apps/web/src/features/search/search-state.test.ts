@@ -1,7 +1,33 @@
+import { SearchQuerySchema } from '@carmarket/shared';
 import { describe, expect, it } from 'vitest';
-import { apiQueryOf, chipsOf, clearFilters, removeChip, sortOf, toggleValue } from './search-state';
+import {
+  apiQueryOf,
+  chipsOf,
+  clearFilters,
+  invertedRanges,
+  removeChip,
+  sortOf,
+  toggleValue,
+} from './search-state';
 
 describe('search state in the address', () => {
+  it('refuses the inverted ranges the server refuses, in its words, and no others', () => {
+    for (const query of [
+      'priceMin=5000&priceMax=1000',
+      'yearMin=2020&yearMax=2019',
+      'priceMin=5000&priceMax=1000&yearMin=2020&yearMax=2019',
+      'priceMin=1000&priceMax=1000&yearMin=2019&yearMax=2020',
+      'priceMin=5000',
+    ]) {
+      const params = new URLSearchParams(query);
+      const server = SearchQuerySchema.safeParse(Object.fromEntries(params));
+      const said = Object.values(invertedRanges((key) => params.get(key)));
+      expect(said.sort(), query).toEqual(
+        (server.success ? [] : server.error.issues.map((issue) => issue.message)).sort(),
+      );
+    }
+  });
+
   it('sends the API only its own parameters, in one order whatever the address', () => {
     const a = new URLSearchParams('make=Toyota&make=BMW&placeName=Paris&priceMax=2000000&utm=x');
     const b = new URLSearchParams('priceMax=2000000&make=BMW&make=Toyota');

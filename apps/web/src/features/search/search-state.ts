@@ -1,4 +1,11 @@
-import { DEAL_RATING_LABELS, DEAL_RATINGS, formatMoney, type SearchSort } from '@carmarket/shared';
+import {
+  DEAL_RATING_LABELS,
+  DEAL_RATINGS,
+  formatMoney,
+  INVERTED_RANGE_MESSAGES,
+  isInvertedRange,
+  type SearchSort,
+} from '@carmarket/shared';
 
 import { siteCurrency } from '../../config/site';
 import { formatLength, lengthUnitOf, toKm } from '../../lib/units';
@@ -6,7 +13,8 @@ import { fuelLabel, transmissionLabel } from '../listings';
 
 /*
  * Written out rather than imported: SEARCH_SORTS lives in a file of @carmarket/shared that
- * imports zod, which would come into the page (money.ts and enums.ts, used below, import nothing).
+ * imports zod, which would come into the page (money.ts, enums.ts and search-ranges.ts, used
+ * below, import nothing).
  * The type keeps the two lists the same.
  */
 export const SORTS: Record<SearchSort, string> = {
@@ -43,22 +51,24 @@ export type RangeFilter = (typeof RANGE_FILTERS)[number];
 export type FilterPart = 'price' | 'year' | 'mileage' | 'place';
 export type FilterErrors = Partial<Record<FilterPart, string>>;
 
-/** Ranges whose two ends go together, and what to say when the lower is above the upper. */
+/** Ranges whose two ends go together. */
 const RANGES = [
-  ['price', 'priceMin', 'priceMax', 'The lowest price must not be above the highest'],
-  ['year', 'yearMin', 'yearMax', 'The earliest year must not be after the latest'],
+  ['price', 'priceMin', 'priceMax'],
+  ['year', 'yearMin', 'yearMax'],
 ] as const;
 
 /**
  * Ranges whose lower end is above the upper, with what to say: such a search is never sent (the
- * server would refuse it, as SearchQuerySchema does with the same words).
+ * server would refuse it, as SearchQuerySchema does with the same check and words).
  */
 export function invertedRanges(valueOf: (key: RangeFilter) => string | null): FilterErrors {
   const errors: FilterErrors = {};
-  for (const [part, min, max, message] of RANGES) {
-    const low = valueOf(min);
-    const high = valueOf(max);
-    if (low && high && Number(low) > Number(high)) errors[part] = message;
+  for (const [part, min, max] of RANGES) {
+    const end = (key: RangeFilter) => {
+      const value = valueOf(key);
+      return value ? Number(value) : undefined;
+    };
+    if (isInvertedRange(end(min), end(max))) errors[part] = INVERTED_RANGE_MESSAGES[part];
   }
   return errors;
 }

@@ -49,6 +49,19 @@ describe('monthly payment', () => {
     });
   });
 
+  it('at 0% APR never shows negative interest when the months do not divide the loan', () => {
+    // 10,000 over 7 months is 1,428.571...: seven payments of 1,428.57 fall a cent short, which
+    // the last payment makes up; the person pays the loan and no interest.
+    expect(
+      monthlyPayment({ priceCents: 1_000_000, depositCents: 0, termMonths: 7, aprPercent: 0 }),
+    ).toEqual({
+      loanCents: 1_000_000,
+      monthlyCents: 142_857,
+      totalCents: 1_000_000,
+      interestCents: 0,
+    });
+  });
+
   it('matches other known values: 10,000 at 12% over 12 months is 888.49', () => {
     expect(
       monthlyPayment({ priceCents: 1_000_000, depositCents: 0, termMonths: 12, aprPercent: 12 })

@@ -27,7 +27,7 @@ export interface Payment {
   loanCents: number;
   /** Each month's payment, rounded to the cent. */
   monthlyCents: number;
-  /** Every payment and the deposit together. */
+  /** The deposit and every payment together (the last one settling the rounding). */
   totalCents: number;
   /** What the payments add above the loan. */
   interestCents: number;
@@ -53,12 +53,15 @@ export function monthlyPayment({
   const exact =
     rate === 0 ? loanCents / termMonths : (loanCents * rate) / (1 - (1 + rate) ** -termMonths);
   const monthlyCents = Math.round(exact);
-  const paidCents = monthlyCents * termMonths;
+  // A lender settles the cents lost to rounding in the last payment, so the payments never
+  // repay less than the loan: at 0% APR the interest is 0 and the total is the price. Rounding
+  // the payment up instead would show a few cents of interest on a 0% loan, which no one pays.
+  const interestCents = Math.max(monthlyCents * termMonths - loanCents, 0);
   return {
     loanCents,
     monthlyCents,
-    totalCents: depositCents + paidCents,
-    interestCents: paidCents - loanCents,
+    totalCents: depositCents + loanCents + interestCents,
+    interestCents,
   };
 }
 

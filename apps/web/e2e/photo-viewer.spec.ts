@@ -45,6 +45,27 @@ async function carWithFourPhotos(playwright: Parameters<typeof asNewSeller>[0]) 
   });
 }
 
+/** Where the photo is moved to (translate, in px) and how much it is enlarged. */
+const viewOf = (image: Locator) =>
+  image.evaluate((element) => {
+    const transform = getComputedStyle(element).transform;
+    const matrix = new DOMMatrix(transform === 'none' ? undefined : transform);
+    return { x: matrix.e, y: matrix.f, scale: matrix.a };
+  });
+
+/**
+ * How far a photo zoomed to `scale` can move each way before its edges show: it is drawn
+ * contained in the stage at 3 : 2 (the cars' photos are 480 by 320).
+ */
+const edgesOf = (image: Locator, scale: number) =>
+  image.evaluate((element, zoom) => {
+    const width = Math.min(element.clientWidth, element.clientHeight * 1.5);
+    return {
+      x: Math.max(0, (width * zoom - element.clientWidth) / 2),
+      y: Math.max(0, ((width / 1.5) * zoom - element.clientHeight) / 2),
+    };
+  }, scale);
+
 /** How much the photo is drawn enlarged (1: the whole photo). */
 const scaleOf = (image: Locator) =>
   image.evaluate((element) => {
@@ -67,28 +88,64 @@ async function dragSideways(page: Page, target: Locator, dx: number) {
   await page.mouse.up();
 }
 
-/** Fingers on a touch screen (Chromium's own touch input), each moved from its start by `dx`. */
-async function touchDrag(page: Page, starts: { x: number; y: number }[], dxs: number[]) {
+type TouchPoint = { x: number; y: number; id: number };
+type TouchStep = {
+  type: 'touchStart' | 'touchMove' | 'touchEnd';
+  touchPoints: TouchPoint[];
+  /** When the event happened, in milliseconds from the sequence's start. */
+  at: number;
+};
+
+/** The last timestamp handed out (ms since the epoch): each sequence starts after it. */
+let touchClock = 0;
+
+/**
+ * Touches on a touch screen (Chromium's own touch input), each event stamped with the time it
+ * happened: the page reads gestures from those stamps, so how long the machine takes to pass the
+ * events on changes nothing. The stamps lie just behind the clock, and after the last sequence's.
+ */
+async function touchSequence(page: Page, steps: TouchStep[]) {
+  const span = Math.max(...steps.map((step) => step.at));
+  const start = Math.max(touchClock + 1, Date.now() - span - 20);
+  touchClock = start + span;
   const cdp = await page.context().newCDPSession(page);
+  for (const { at, ...event } of steps) {
+    await cdp.send('Input.dispatchTouchEvent', { ...event, timestamp: (start + at) / 1000 });
+  }
+  await cdp.detach();
+}
+
+/** Fingers on a touch screen, each moved from its start by `dx`. */
+async function touchDrag(page: Page, starts: { x: number; y: number }[], dxs: number[]) {
   const at = (fraction: number) =>
     starts.map((start, finger) => ({
       x: start.x + dxs[finger]! * fraction,
       y: start.y,
       id: finger,
     }));
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+  const steps: TouchStep[] = [{ type: 'touchStart', touchPoints: at(0), at: 0 }];
   for (let step = 1; step <= 6; step += 1) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(step / 6) });
+    steps.push({ type: 'touchMove', touchPoints: at(step / 6), at: step * 16 });
   }
-  // The fingers rest before they lift, as a person's do: a lift at speed flings, and the browser
-  // spends the next tap on stopping the fling rather than on a click.
+  // The fingers rest 200 ms before they lift, as a person's do: a lift at speed flings, and the
+  // browser spends the next tap on stopping the fling rather than on a click.
   for (let rest = 1; rest <= 4; rest += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 40));
     const still = at(1).map((point) => ({ ...point, x: point.x + (rest % 2) * 0.5 }));
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: still });
+    steps.push({ type: 'touchMove', touchPoints: still, at: 96 + rest * 50 });
   }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
+  steps.push({ type: 'touchEnd', touchPoints: [], at: 316 });
+  await touchSequence(page, steps);
+}
+
+/** Two taps of one finger at `point`, the second touching `gap` ms after the first lifted. */
+async function doubleTap(page: Page, point: { x: number; y: number }, gap = 120) {
+  const finger = [{ ...point, id: 0 }];
+  await touchSequence(page, [
+    { type: 'touchStart', touchPoints: finger, at: 0 },
+    { type: 'touchEnd', touchPoints: [], at: 60 },
+    { type: 'touchStart', touchPoints: finger, at: 60 + gap },
+    { type: 'touchEnd', touchPoints: [], at: 120 + gap },
+  ]);
 }
 
 function viewerOf(page: Page, name: string) {
@@ -106,6 +163,18 @@ const pagePhoto = (page: Page, name: string, n: number) =>
   page.getByRole('img', { name: `Photo ${n} of 4 of the ${name}` });
 const opener = (page: Page) =>
   page.getByRole('button', { name: /^View photo \d of 4 full screen$/ });
+const thumbnails = (page: Page) =>
+  page.getByRole('group', { name: 'Choose a photo' }).getByRole('button');
+const thumbnail = (page: Page, n: number) =>
+  page.getByRole('button', { name: `Show photo ${n} of 4`, exact: true });
+
+/** The thumbnails are one tab stop: only the shown photo's, `n`, is in the tab order. */
+async function expectOneTabStop(page: Page, n: number) {
+  await expect(thumbnail(page, n)).toHaveAttribute('tabindex', '0');
+  await expect(thumbnail(page, n)).toHaveAttribute('aria-pressed', 'true');
+  await expect(thumbnails(page).and(page.locator('[tabindex="0"]'))).toHaveCount(1);
+  await expect(thumbnails(page).and(page.locator('[tabindex="-1"]'))).toHaveCount(3);
+}
 
 test.describe('the full-screen photo viewer', () => {
   test('with a mouse and keys at 1280 px: swipe, open, zoom, move on, count, close back to the photo', async ({
@@ -143,10 +212,15 @@ test.describe('the full-screen photo viewer', () => {
     }
 
     // Zoom: the button, the keys, the wheel and a double-click; 0 and a second double-click undo.
+    await expect(viewer.dialog).toHaveAccessibleDescription(
+      /arrow keys move it; Shift with Left or Right, or Page Up and Page Down, show the other photos/,
+    );
     await viewer.dialog.getByRole('button', { name: 'Zoom in' }).click();
     await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
+    await expect(viewer.status).toHaveText('Zoomed to 150%');
     await page.keyboard.press('-');
     await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+    await expect(viewer.status).toHaveText('Zoom reset');
     await page.keyboard.press('+');
     await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
     await page.keyboard.press('0');
@@ -159,7 +233,48 @@ test.describe('the full-screen photo viewer', () => {
     await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
     await viewer.stage.dblclick();
     await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.5);
+    await expect(viewer.status).toHaveText('Zoomed to 250%');
     await viewer.stage.dblclick();
+    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+    await expect(viewer.status).toHaveText('Zoom reset');
+
+    // Zoomed, the arrow keys move the photo, and no further than its edges, as a drag does.
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.25);
+    await expect(viewer.status).toHaveText('Zoomed to 225%');
+    const edges = await edgesOf(viewer.stage, 2.25);
+    expect(edges.x, 'a zoomed photo wider than the stage').toBeGreaterThan(100);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeLessThan(-10);
+    await expect(viewer.counter).toHaveText('2 of 4');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeCloseTo(0);
+    await expect(viewer.counter).toHaveText('2 of 4');
+    for (let press = 0; press < 12; press += 1) await page.keyboard.press('ArrowLeft');
+    await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeCloseTo(edges.x, 1);
+    for (let press = 0; press < 12; press += 1) await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await viewOf(viewer.stage)).y).toBeCloseTo(-edges.y, 1);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(async () => (await viewOf(viewer.stage)).y).toBeGreaterThan(-edges.y + 10);
+    await expect(viewer.counter).toHaveText('2 of 4');
+    await expect(viewer.status).toHaveText('Zoomed to 225%');
+
+    // Shift with an arrow key, or Page Up and Down, change photo, zoomed or not.
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect(viewer.counter).toHaveText('3 of 4');
+    await expect(viewer.status).toHaveText('Photo 3 of 4');
+    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect(viewer.counter).toHaveText('2 of 4');
+    await page.keyboard.press('+');
+    await expect(viewer.status).toHaveText('Zoomed to 150%');
+    await page.keyboard.press('PageDown');
+    await expect(viewer.counter).toHaveText('3 of 4');
+    await expect(viewer.status).toHaveText('Photo 3 of 4');
+    await page.keyboard.press('PageUp');
+    await expect(viewer.counter).toHaveText('2 of 4');
+    await expect(viewer.status).toHaveText('Photo 2 of 4');
     await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
 
     // A swipe and the arrow keys move on; the counter and the announcement follow.
@@ -188,6 +303,32 @@ test.describe('the full-screen photo viewer', () => {
     await page.keyboard.press('Enter');
     await expect(viewer.dialog).toHaveCount(0);
     await expect(opener(page)).toBeFocused();
+
+    // The thumbnails are one tab stop, the shown photo's; the arrow keys, Home and End move
+    // between them and show their photo.
+    await expectOneTabStop(page, 3);
+    await page.keyboard.press('Tab');
+    await expect(thumbnail(page, 3)).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(thumbnail(page, 4)).toBeFocused();
+    await expect(pagePhoto(page, car.name, 4)).toBeVisible();
+    await expectOneTabStop(page, 4);
+    await page.keyboard.press('Home');
+    await expect(thumbnail(page, 1)).toBeFocused();
+    await expectOneTabStop(page, 1);
+    await page.keyboard.press('ArrowLeft');
+    await expect(thumbnail(page, 4)).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(thumbnail(page, 3)).toBeFocused();
+    await expectOneTabStop(page, 3);
+    // Tab leaves the thumbnails at once, and Shift+Tab comes back to the shown one.
+    await page.keyboard.press('Tab');
+    await expect(thumbnails(page).and(page.locator(':focus'))).toHaveCount(0);
+    await page.keyboard.press('Shift+Tab');
+    await expect(thumbnail(page, 3)).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(opener(page)).toBeFocused();
+    await expect(opener(page)).toHaveAccessibleName('View photo 3 of 4 full screen');
   });
 
   test.describe('on a phone', () => {
@@ -214,6 +355,8 @@ test.describe('the full-screen photo viewer', () => {
       await touchDrag(page, [photo], [-150]);
       await expect(pagePhoto(page, car.name, 2)).toBeVisible();
       await expect(viewer.dialog).toHaveCount(0);
+      // The thumbnails' one tab stop follows the photo the swipes showed.
+      await expectOneTabStop(page, 2);
 
       await opener(page).tap();
       await expect(viewer.counter).toHaveText('2 of 4');
@@ -222,12 +365,18 @@ test.describe('the full-screen photo viewer', () => {
 
       // A double-tap zooms in and out again; so does the Zoom in button and a pinch.
       const centre = await centreOf(viewer.stage);
-      await page.touchscreen.tap(centre.x, centre.y);
-      await page.touchscreen.tap(centre.x, centre.y);
+      await doubleTap(page, centre);
       await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.5);
-      await page.touchscreen.tap(centre.x, centre.y);
-      await page.touchscreen.tap(centre.x, centre.y);
+      await expect(viewer.status).toHaveText('Zoomed to 250%');
+      await doubleTap(page, centre);
       await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+      await expect(viewer.status).toHaveText('Zoom reset');
+      // Two taps too far apart in time are two taps, however fast they reach the page.
+      await doubleTap(page, centre, 600);
+      await page.keyboard.press('+');
+      await expect(viewer.status).toHaveText('Zoomed to 150%');
+      await page.keyboard.press('0');
+      await expect(viewer.status).toHaveText('Zoom reset');
       await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
       await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
       await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
@@ -241,7 +390,19 @@ test.describe('the full-screen photo viewer', () => {
         [-60, 60],
       );
       await expect.poll(() => scaleOf(viewer.stage)).toBeGreaterThan(2);
-      await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
+      await expect(viewer.status).toHaveText(/^Zoomed to \d+%$/);
+      // A keyboard on the phone: the arrow keys move the zoomed photo, Shift+Arrow changes photo.
+      const pinched = await viewOf(viewer.stage);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeLessThan(pinched.x - 10);
+      await expect(viewer.counter).toHaveText('2 of 4');
+      await page.keyboard.press('Shift+ArrowRight');
+      await expect(viewer.counter).toHaveText('3 of 4');
+      await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+      await page.keyboard.press('Shift+ArrowLeft');
+      await expect(viewer.counter).toHaveText('2 of 4');
+      await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
+      await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
       await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
       await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
       await expect.poll(() => scaleOf(viewer.stage)).toBe(1);

@@ -9,18 +9,17 @@ import {
 } from 'react';
 
 import { Icon } from '../../../components/ui/icons';
+import { swipeStep } from '../lib/swipe';
 
 // The full-screen viewer is its own chunk: it loads when the pointer or focus reaches the photo,
 // or on the first open, not with every car page.
 const loadViewer = () => import('./photo-viewer');
 const PhotoViewer = lazy(() => loadViewer().then((module) => ({ default: module.PhotoViewer })));
 
-/** How far a finger or the mouse must travel sideways over the photo to show the next one. */
-const SWIPE_DISTANCE = 50;
-
 /**
  * The car's photos: the chosen one large, the others as thumbnails below. Thumbnails are
- * buttons (Tab, then Enter or Space); the arrow keys move between them as well. A swipe on the
+ * buttons in one tab stop, the shown photo's (a roving tabindex): the arrow keys, Home and End
+ * move between them, Enter or Space shows one. A swipe on the
  * large photo shows the next or previous one; a click or tap on it opens the full-screen viewer.
  */
 export function ListingGallery({
@@ -40,13 +39,22 @@ export function ListingGallery({
       : listing.img
         ? [{ url: listing.img, thumbUrl: listing.img, width: 960, height: 640 }]
         : [];
-  const shown = photos[Math.min(index, photos.length - 1)];
+  const position = Math.min(index, photos.length - 1);
+  const shown = photos[position];
 
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-    if (!step) return;
+    const last = photos.length - 1;
+    const to = {
+      ArrowRight: position + 1,
+      ArrowDown: position + 1,
+      ArrowLeft: position - 1,
+      ArrowUp: position - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
+    if (to === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
-    const next = (index + step + photos.length) % photos.length;
+    const next = (to + photos.length) % photos.length;
     setIndex(next);
     event.currentTarget.querySelectorAll('button')[next]?.focus();
   }
@@ -61,10 +69,10 @@ export function ListingGallery({
     const start = swipe.current;
     swipe.current = null;
     if (!start || start.id !== event.pointerId || photos.length < 2) return;
-    const dx = event.clientX - start.x;
-    if (Math.abs(dx) < SWIPE_DISTANCE || Math.abs(dx) < Math.abs(event.clientY - start.y)) return;
+    const step = swipeStep(event.clientX - start.x, event.clientY - start.y);
+    if (!step) return;
     swiped.current = true;
-    setIndex((index + (dx < 0 ? 1 : -1) + photos.length) % photos.length);
+    setIndex((index + step + photos.length) % photos.length);
   }
 
   if (!shown) {
@@ -75,7 +83,6 @@ export function ListingGallery({
     );
   }
 
-  const position = Math.min(index, photos.length - 1);
   return (
     <div>
       {/* Sideways swipes are the page's to handle (touch-action: pan-y); up and down still scroll. */}
@@ -134,6 +141,7 @@ export function ListingGallery({
               key={photo.url}
               type="button"
               aria-pressed={thumb === position}
+              tabIndex={thumb === position ? 0 : -1}
               aria-label={`Show photo ${thumb + 1} of ${photos.length}`}
               className={`w-[21%] shrink-0 overflow-hidden rounded-lg border-2 sm:w-auto ${thumb === position ? 'border-primary' : 'border-transparent hover:border-base-300'}`}
               onClick={() => setIndex(thumb)}

@@ -1,14 +1,17 @@
 import type { ListingDetail } from '@carmarket/shared';
 import {
   useEffect,
+  useId,
   useRef,
   useState,
   type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
 
 import { ArrowRightIcon, CloseIcon, Icon } from '../../../components/ui/icons';
 import { focusWhenShown } from '../../../lib/focus-when-shown';
+import { swipeStep } from '../lib/swipe';
 
 export type ViewerPhoto = ListingDetail['images'][number];
 
@@ -17,9 +20,16 @@ export const MAX_ZOOM = 4;
 /** One press of + or -, and one double-tap in from the whole photo. */
 const ZOOM_STEP = 1.5;
 const DOUBLE_TAP_ZOOM = 2.5;
-/** How far a finger or the mouse must travel sideways to go to the next photo. */
-const SWIPE_DISTANCE = 50;
+/**
+ * A tap is a press lifted within TAP_MS, and a second tap that goes down within DOUBLE_TAP_MS of
+ * the first one's lift, near it, makes a double-tap. Both are read from the events' own
+ * timeStamps (when the finger touched), not from when the page got round to them.
+ */
+const TAP_MS = 500;
 const DOUBLE_TAP_MS = 350;
+const DOUBLE_TAP_SLOP = 40;
+/** One press of an arrow key moves a zoomed photo by this share of the stage. */
+const PAN_STEP = 0.1;
 
 interface View {
   scale: number;
@@ -87,8 +97,9 @@ const SIDE_BUTTON = `${ROUND_BUTTON} absolute top-1/2 -translate-y-1/2 bg-black/
 /**
  * The car's photos full screen, in a modal dialog: zoom with a double-tap or double-click, a
  * pinch, the mouse wheel, the + and - buttons or keys (0 for the whole photo); move a zoomed
- * photo by dragging it; swipe or press Left and Right for the other photos. Escape or Close
- * closes it; `onClose` gets the photo shown last. Its own chunk, loaded when first opened.
+ * photo by dragging it or with the arrow keys; swipe, press Left and Right (on a whole photo),
+ * Shift with Left or Right, or Page Up and Page Down for the other photos. Zoom changes are
+ * announced in the status region. Escape or Close closes it; `onClose` gets the photo shown last. Its own chunk, loaded when first opened.
  */
 export function PhotoViewer({
   photos,
@@ -121,6 +132,7 @@ export function PhotoViewer({
     centre: { x: number; y: number };
   } | null>(null);
   const lastTap = useRef<{ at: number; x: number; y: number } | null>(null);
+  const lastPointer = useRef('');
   const indexRef = useRef(index);
   indexRef.current = index;
 
@@ -131,6 +143,26 @@ export function PhotoViewer({
   viewRef.current = view;
 
   const label = `Photo ${index + 1} of ${count} of the ${carName}`;
+  const hintId = useId();
+
+  // The status region says which photo is shown, and the zoom once it settles (a wheel or a
+  // pinch passes through many: only where it stops is read out).
+  const [announcement, setAnnouncement] = useState(`Photo ${start + 1} of ${count}`);
+  const announced = useRef({ index: start, percent: 100 });
+  const percent = Math.round(view.scale * 100);
+  useEffect(() => {
+    if (announced.current.index !== index) {
+      announced.current = { index, percent };
+      setAnnouncement(`Photo ${index + 1} of ${count}`);
+      return;
+    }
+    if (dragging || announced.current.percent === percent) return;
+    const timer = setTimeout(() => {
+      announced.current.percent = percent;
+      setAnnouncement(percent === 100 ? 'Zoom reset' : `Zoomed to ${percent}%`);
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [index, percent, dragging, count]);
 
   function show(next: number) {
     setIndex(((next % count) + count) % count);
@@ -140,6 +172,16 @@ export function PhotoViewer({
 
   function zoomTo(scale: number, at = { x: 0, y: 0 }) {
     setView((current) => clampView(zoomAround(current, scale, at), stageRef.current, aspect));
+  }
+
+  /** Moves a zoomed photo as a drag would, `dx`, `dy` steps toward the part to see. */
+  function pan(dx: number, dy: number) {
+    const stage = stageRef.current;
+    if (!stage) return;
+    const step = Math.max(stage.clientWidth, stage.clientHeight) * PAN_STEP;
+    setView((current) =>
+      clampView({ ...current, x: current.x - dx * step, y: current.y - dy * step }, stage, aspect),
+    );
   }
 
   useEffect(() => {
@@ -201,9 +243,14 @@ export function PhotoViewer({
       return;
     }
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // A zoomed photo: the arrow keys move it, as dragging does; with Shift they change photo.
+    const zoomed = view.scale > MIN_ZOOM && !event.shiftKey;
     const action: Record<string, () => void> = {
-      ArrowRight: () => show(index + 1),
-      ArrowLeft: () => show(index - 1),
+      ArrowRight: () => (zoomed ? pan(1, 0) : show(index + 1)),
+      ArrowLeft: () => (zoomed ? pan(-1, 0) : show(index - 1)),
+      ...(zoomed && { ArrowDown: () => pan(0, 1), ArrowUp: () => pan(0, -1) }),
+      PageDown: () => show(index + 1),
+      PageUp: () => show(index - 1),
       '+': () => zoomTo(view.scale * ZOOM_STEP),
       '=': () => zoomTo(view.scale * ZOOM_STEP),
       '-': () => zoomTo(view.scale / ZOOM_STEP),
@@ -216,7 +263,19 @@ export function PhotoViewer({
     run();
   }
 
+  /** A double-tap or double-click zooms in where it was, or back out to the whole photo. */
+  function toggleZoom(stage: HTMLElement, clientX: number, clientY: number) {
+    if (viewRef.current.scale > MIN_ZOOM) setView(WHOLE);
+    else zoomTo(DOUBLE_TAP_ZOOM, fromCentre(stage, clientX, clientY));
+  }
+
+  function handleDoubleClick(event: ReactMouseEvent<HTMLDivElement>) {
+    if (lastPointer.current === 'mouse')
+      toggleZoom(event.currentTarget, event.clientX, event.clientY);
+  }
+
   function handlePointerDown(event: ReactPointerEvent<HTMLDivElement>) {
+    lastPointer.current = event.pointerType;
     if (event.pointerType === 'mouse' && event.button !== 0) return;
     event.currentTarget.setPointerCapture(event.pointerId);
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
@@ -316,23 +375,30 @@ export function PhotoViewer({
     if (!current || cancelled) return;
     const dx = event.clientX - current.startX;
     const dy = event.clientY - current.startY;
-    if (current.kind === 'swipe' && Math.abs(dx) > SWIPE_DISTANCE && Math.abs(dx) > Math.abs(dy)) {
+    const step = current.kind === 'swipe' ? swipeStep(dx, dy) : 0;
+    if (step) {
       lastTap.current = null;
-      show(indexRef.current + (dx < 0 ? 1 : -1));
+      show(indexRef.current + step);
       return;
     }
-    const tap = Math.hypot(dx, dy) < 10 && event.timeStamp - current.startAt < DOUBLE_TAP_MS;
-    if (!tap) return;
+    // A mouse's double-click is the browser's to recognise (handleDoubleClick).
+    if (event.pointerType === 'mouse') return;
+    const tap = Math.hypot(dx, dy) < 10 && event.timeStamp - current.startAt < TAP_MS;
+    if (!tap) {
+      lastTap.current = null;
+      return;
+    }
     const previous = lastTap.current;
+    // From the first tap's lift to the second's touch, by the events' own clocks.
+    const gap = previous ? current.startAt - previous.at : Infinity;
     if (
       previous &&
-      event.timeStamp - previous.at < DOUBLE_TAP_MS &&
-      Math.hypot(event.clientX - previous.x, event.clientY - previous.y) < 40
+      gap >= 0 &&
+      gap < DOUBLE_TAP_MS &&
+      Math.hypot(current.startX - previous.x, current.startY - previous.y) < DOUBLE_TAP_SLOP
     ) {
       lastTap.current = null;
-      // A double-tap (or double-click) zooms in where it was, or back out to the whole photo.
-      if (viewRef.current.scale > MIN_ZOOM) setView(WHOLE);
-      else zoomTo(DOUBLE_TAP_ZOOM, fromCentre(event.currentTarget, event.clientX, event.clientY));
+      toggleZoom(event.currentTarget, event.clientX, event.clientY);
     } else {
       lastTap.current = { at: event.timeStamp, x: event.clientX, y: event.clientY };
     }
@@ -345,6 +411,7 @@ export function PhotoViewer({
     <dialog
       ref={dialogRef}
       aria-label={`Photos of the ${carName}`}
+      aria-describedby={hintId}
       aria-modal="true"
       className="m-0 size-full max-h-none max-w-none overscroll-contain bg-neutral-950 p-0 text-white backdrop:bg-black"
       onClose={() => onClose(indexRef.current)}
@@ -393,6 +460,7 @@ export function PhotoViewer({
             onPointerMove={handlePointerMove}
             onPointerUp={(event) => handlePointerEnd(event, false)}
             onPointerCancel={(event) => handlePointerEnd(event, true)}
+            onDoubleClick={handleDoubleClick}
           >
             <img
               key={photo.url}
@@ -459,8 +527,12 @@ export function PhotoViewer({
             ))}
           </ol>
         )}
+        <p id={hintId} className="sr-only">
+          Plus and minus zoom in and out, 0 shows the whole photo. On a zoomed photo the arrow keys
+          move it; Shift with Left or Right, or Page Up and Page Down, show the other photos.
+        </p>
         <p role="status" className="sr-only">
-          Photo {index + 1} of {count}
+          {announcement}
         </p>
       </div>
     </dialog>

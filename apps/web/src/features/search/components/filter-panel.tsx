@@ -45,6 +45,14 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The facets whose checkboxes follow the place, in order, with their group's title. */
+const LATER_CHECKLISTS: readonly (readonly [string, ListFilter])[] = [
+  ['Body type', 'bodyType'],
+  ['Fuel', 'fuel'],
+  ['Gearbox', 'transmission'],
+  ['Condition', 'condition'],
+];
+
 /** Checkboxes for the values of one facet, each with how many cars it would find. */
 function Checklist({
   name,
@@ -265,29 +273,23 @@ export function FilterPanel({
   const set = (key: string) => (value: string) =>
     onChange((current) => setValue(current, key, value || null));
   const years = modelYears();
+  /** One facet's group of checkboxes. */
+  const checklist = (title: string, name: ListFilter) => (
+    <Section key={name} title={title}>
+      <Checklist
+        name={name}
+        params={params}
+        values={facets?.[name]}
+        onChange={onChange}
+        waiting={waiting}
+      />
+    </Section>
+  );
 
   return (
     <div aria-busy={!facets || undefined}>
-      <Section title="Make">
-        <Checklist
-          name="make"
-          params={params}
-          values={facets?.make}
-          onChange={onChange}
-          waiting={waiting}
-        />
-      </Section>
-      {params.getAll('make').length > 0 && (
-        <Section title="Model">
-          <Checklist
-            name="model"
-            params={params}
-            values={facets?.model}
-            onChange={onChange}
-            waiting={waiting}
-          />
-        </Section>
-      )}
+      {checklist('Make', 'make')}
+      {params.getAll('make').length > 0 && checklist('Model', 'model')}
       <Section title="Price">
         <div className="flex gap-2">
           <PriceInput
@@ -332,17 +334,7 @@ export function FilterPanel({
         )}
       </Section>
       {/* No group until some car has a price guide (a new site, a market of few cars). */}
-      {(facets?.deal.length !== 0 || params.getAll('deal').length > 0) && (
-        <Section title="Deal">
-          <Checklist
-            name="deal"
-            params={params}
-            values={facets?.deal}
-            onChange={onChange}
-            waiting={waiting}
-          />
-        </Section>
-      )}
+      {(facets?.deal.length !== 0 || params.getAll('deal').length > 0) && checklist('Deal', 'deal')}
       <Section title="Year">
         <div className="flex gap-2">
           <Select
@@ -424,42 +416,7 @@ export function FilterPanel({
         </div>
         {message('place')}
       </Section>
-      <Section title="Body type">
-        <Checklist
-          name="bodyType"
-          params={params}
-          values={facets?.bodyType}
-          onChange={onChange}
-          waiting={waiting}
-        />
-      </Section>
-      <Section title="Fuel">
-        <Checklist
-          name="fuel"
-          params={params}
-          values={facets?.fuel}
-          onChange={onChange}
-          waiting={waiting}
-        />
-      </Section>
-      <Section title="Gearbox">
-        <Checklist
-          name="transmission"
-          params={params}
-          values={facets?.transmission}
-          onChange={onChange}
-          waiting={waiting}
-        />
-      </Section>
-      <Section title="Condition">
-        <Checklist
-          name="condition"
-          params={params}
-          values={facets?.condition}
-          onChange={onChange}
-          waiting={waiting}
-        />
-      </Section>
+      {LATER_CHECKLISTS.map(([title, name]) => checklist(title, name))}
     </div>
   );
 }

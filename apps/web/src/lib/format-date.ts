@@ -10,6 +10,7 @@ function formatterOf(options: Intl.DateTimeFormatOptions): (iso: string) => stri
 const dateFormat = formatterOf({ dateStyle: 'medium' });
 const dateTimeFormat = formatterOf({ dateStyle: 'medium', timeStyle: 'short' });
 const timeFormat = formatterOf({ timeStyle: 'short' });
+const monthYearFormat = formatterOf({ month: 'long', year: 'numeric' });
 
 /** "Mar 7, 2026", for an ISO timestamp from the API. */
 export function formatDate(iso: string): string {
@@ -24,4 +25,9 @@ export function formatTime(iso: string): string {
 /** "Mar 7, 2026, 4:05 PM". */
 export function formatDateTime(iso: string): string {
   return dateTimeFormat(iso);
+}
+
+/** "March 2024". */
+export function formatMonthYear(iso: string): string {
+  return monthYearFormat(iso);
 }

@@ -21,7 +21,7 @@ import { recordViewed } from '../../features/recently-viewed';
 import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign-in-button';
 import { useSearchOrigin } from '../../features/search/back-to-results';
 import { SellerFacts } from '../../features/sellers/components/seller-facts';
-import { sellerPath } from '../../features/sellers/components/seller-words';
+import { sellerPath } from '../../features/sellers/paths';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';

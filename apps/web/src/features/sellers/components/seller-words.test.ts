@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { carsText, initialsOf, replyRateText, replyTimeText } from './seller-words';
 
@@ -24,5 +24,25 @@ describe("a seller's words", () => {
     expect(carsText(1200, 'sold')).toBe('1,200 cars sold');
     expect(initialsOf('harbour autos of fresno')).toBe('HA');
     expect(initialsOf('  ')).toBe('?');
+  });
+
+  it('makes its date formatter on first use, not when the car page loads it', async () => {
+    vi.resetModules();
+    const Real = Intl.DateTimeFormat;
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
+      this: unknown,
+      ...args
+    ) {
+      return new Real(...args);
+    } as typeof Real);
+    try {
+      const { memberSinceText } = await import('./seller-words');
+      expect(made).not.toHaveBeenCalled();
+      expect(memberSinceText('2024-03-15T12:00:00.000Z')).toBe('Member since March 2024');
+      expect(memberSinceText('2025-11-15T12:00:00.000Z')).toBe('Member since November 2025');
+      expect(made).toHaveBeenCalledTimes(1);
+    } finally {
+      made.mockRestore();
+    }
   });
 });

@@ -1,10 +1,10 @@
 import type { SellerProfile } from '@carmarket/shared';
 
-const monthYear = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
+import { formatMonthYear } from '../../../lib/format-date';
 
 /** "Member since March 2024". */
 export function memberSinceText(iso: string): string {
-  return `Member since ${monthYear.format(new Date(iso))}`;
+  return `Member since ${formatMonthYear(iso)}`;
 }
 
 /**
@@ -41,6 +41,3 @@ export function initialsOf(name: string): string {
       .join('') || '?'
   );
 }
-
-/** The profile page's address. */
-export const sellerPath = (id: string) => `/sellers/${encodeURIComponent(id)}`;

@@ -10,10 +10,12 @@ import {
 } from '@carmarket/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { presentListingCard, presentListingDetail } from './listings.presenter.ts';
-import { advertisedListings, carPageFor, findCards, soldAt } from './listings.service.ts';
+import { advertisedListings, findCards, findListing, soldAt } from './listings.service.ts';
 import { priceHistory } from './price-history.ts';
 import { findSimilarCars } from './similar.ts';
 
@@ -27,6 +29,13 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
   app,
   { db, viewed },
 ) => {
+  // The car page and its similar cars both start from the car, which must exist.
+  const carOr404 = async (id: string) => {
+    const car = await findListing(db, id);
+    if (!car) throw notFound('That car');
+    return car;
+  };
+
   app.get(
     '/listings/:id',
     {
@@ -46,7 +55,8 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
     },
     async (request) => {
       const viewer = request.user;
-      const car = await carPageFor(db, viewer, request.params.id);
+      const car = await carOr404(request.params.id);
+      authorize(listingPolicy.canSeePage(viewer, car));
       // Views of people with an account: a visitor signed out (or a crawler) is not counted.
       if (viewer) viewed?.(car, viewer);
       return Object.assign(presentListingDetail(car), {
@@ -104,7 +114,8 @@ export const listingRoutes: FastifyPluginAsyncZod<{ db: Db; viewed?: CarViewed }
       },
     },
     async (request) => {
-      const car = await carPageFor(db, request.user, request.params.id);
+      const car = await carOr404(request.params.id);
+      authorize(listingPolicy.canSeePage(request.user, car));
       return { items: (await findSimilarCars(db, car)).map(presentListingCard) };
     },
   );

@@ -3,10 +3,6 @@ import type { DealRating } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
 import { booking, category, listing, listingDeal, ON_SALE_SQL, user } from '../../db/schema.ts';
-import { notFound } from '../../lib/errors.ts';
-import { authorize } from '../../lib/policy.ts';
-import type { SessionUser } from '../../plugins/auth.ts';
-import { listingPolicy } from './listings.policy.ts';
 import type { ListingDetailRow } from './listings.presenter.ts';
 
 /*
@@ -43,21 +39,6 @@ const listingById = prepared('listing_by_id', (db) =>
 export async function findListing(db: Db, id: string): Promise<ListingDetailRow | undefined> {
   const [row] = await listingById(db, { id });
   return row;
-}
-
-/**
- * The car whose page (or similar cars) `viewer` asked for: not found when there is none, or when
- * the page is not theirs to see (listingPolicy.canSeePage).
- */
-export async function carPageFor(
-  db: Db,
-  viewer: SessionUser | null,
-  id: string,
-): Promise<ListingDetailRow> {
-  const car = await findListing(db, id);
-  if (!car) throw notFound('That car');
-  authorize(listingPolicy.canSeePage(viewer, car));
-  return car;
 }
 
 /**

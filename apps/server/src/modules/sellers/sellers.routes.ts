@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParamsSchema, SellerProfileSchema } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { sellerPolicy } from './sellers.policy.ts';
@@ -24,9 +25,10 @@ export const sellerProfileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app
     },
     async (request) => {
       const seller = await findSellerAccount(db, request.params.id);
+      if (!seller) throw notFound('That seller');
       authorize(sellerPolicy.canSeeProfile(request.user, seller));
-      const { cars, replies } = await sellerProfileFigures(db, seller!);
-      return presentSellerProfile(seller!, cars, replies);
+      const { cars, replies } = await sellerProfileFigures(db, seller);
+      return presentSellerProfile(seller, cars, replies);
     },
   );
 };

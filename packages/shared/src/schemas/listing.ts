@@ -28,7 +28,10 @@ export const ListingCardSchema = z.object({
   name: z.string(),
   /** Cover photo URL. */
   img: z.string().nullable(),
+  /** On a card, the cover photo alone (none without photos); a car's own answer has every one. */
   images: z.array(ListingImageSchema),
+  /** How many photos the car has. */
+  photoCount: z.number().int(),
   location: z.string(),
   reprice: z.number().int(),
   orprice: z.number().int(),

@@ -41,7 +41,9 @@ export function presentListingCard(row: ListingRow): ListingCard {
     categoryId: row.categoryId,
     name: row.name,
     img: row.images[0]?.url ?? null,
-    images: row.images,
+    // A card shows its cover: 20 photos on each of a search's 24 cards weighed its answer down.
+    images: row.images.slice(0, 1),
+    photoCount: row.images.length,
     location: row.location,
     reprice: row.repriceCents,
     orprice: row.orpriceCents,
@@ -88,6 +90,7 @@ function presentVinDecoded(row: ListingRow): VinDecoded | null {
 /** The car as the car page and My cars share it; the route adds the page's price history. */
 export function presentListingDetail(row: ListingDetailRow): ListingBasics {
   return Object.assign(presentListingCard(row), {
+    images: row.images,
     description: row.description,
     vin: row.vin,
     vinDecoded: presentVinDecoded(row),

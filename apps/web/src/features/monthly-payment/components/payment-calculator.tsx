@@ -2,7 +2,7 @@
 import '../../../app-pages.css';
 
 import { formatMoney } from '@carmarket/shared';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import { Field } from '../../../components/ui/field';
 import {
@@ -42,6 +42,9 @@ function startingFields(priceCents: number): PaymentFields {
   };
 }
 
+/** A screen reader hears the monthly payment once typing pauses, not at each keystroke. */
+const ANNOUNCE_AFTER_MS = 500;
+
 /**
  * The car page's monthly payment estimate (its own chunk, loaded as it comes near view): deposit,
  * term and APR, checked as typed; the person's choice is kept in this browser for the next car.
@@ -59,12 +62,25 @@ export default function PaymentCalculator({
   const payment = checked.ok ? monthlyPayment({ priceCents, ...checked }) : null;
   const errors = checked.ok ? {} : checked.errors;
   const money = (cents: number) => formatMoney(cents, currency, { precision: 'exact' });
+  const [announcement, setAnnouncement] = useState('');
+  const announceTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(announceTimer.current), []);
 
   // Each right choice is kept at once, for the next car (its deposit as a share of the price).
   const change = (name: keyof PaymentFields) => (event: { target: { value: string } }) => {
     const next = { ...fields, [name]: event.target.value };
     setFields(next);
     const right = checkPaymentFields(next, priceCents);
+    clearTimeout(announceTimer.current);
+    announceTimer.current = setTimeout(
+      () =>
+        setAnnouncement(
+          right.ok
+            ? `Monthly payment ${money(monthlyPayment({ priceCents, ...right }).monthlyCents)}`
+            : '',
+        ),
+      ANNOUNCE_AFTER_MS,
+    );
     if (right.ok)
       keepChoice(storage(), {
         depositPercent: (right.depositCents / priceCents) * 100,
@@ -72,6 +88,29 @@ export default function PaymentCalculator({
         aprPercent: right.aprPercent,
       });
   };
+
+  const figures = payment
+    ? [
+        {
+          label: 'Monthly payment',
+          cents: payment.monthlyCents,
+          testId: 'monthly-payment',
+          className: 'text-2xl font-extrabold text-primary',
+        },
+        {
+          label: 'Total cost',
+          cents: payment.totalCents,
+          testId: 'total-cost',
+          className: 'font-semibold',
+        },
+        {
+          label: 'Total interest',
+          cents: payment.interestCents,
+          testId: 'total-interest',
+          className: 'font-semibold',
+        },
+      ]
+    : [];
 
   return (
     <section
@@ -132,27 +171,21 @@ export default function PaymentCalculator({
           )}
         </Field>
       </form>
-      <div className="mt-5" aria-live="polite">
+      {/* Only the monthly payment is spoken, after typing pauses; the figures below are read on demand. */}
+      <p role="status" className="sr-only" data-testid="payment-announcement">
+        {announcement}
+      </p>
+      <div className="mt-5">
         {payment ? (
           <dl className="grid gap-3 sm:grid-cols-3">
-            <div>
-              <dt className="text-sm text-muted">Monthly payment</dt>
-              <dd className="text-2xl font-extrabold text-primary" data-testid="monthly-payment">
-                {money(payment.monthlyCents)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-sm text-muted">Total cost</dt>
-              <dd className="font-semibold" data-testid="total-cost">
-                {money(payment.totalCents)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-sm text-muted">Total interest</dt>
-              <dd className="font-semibold" data-testid="total-interest">
-                {money(payment.interestCents)}
-              </dd>
-            </div>
+            {figures.map((figure) => (
+              <div key={figure.testId}>
+                <dt className="text-sm text-muted">{figure.label}</dt>
+                <dd className={figure.className} data-testid={figure.testId}>
+                  {money(figure.cents)}
+                </dd>
+              </div>
+            ))}
           </dl>
         ) : (
           <p className="text-sm text-muted">Correct the fields above to see the monthly payment.</p>

@@ -4,6 +4,7 @@ import {
   addCarApi,
   bookCarApi,
   expectNoAxeViolationsWideAndNarrow,
+  fromSite,
   otherSession,
   payApi,
   signInApi,
@@ -129,6 +130,54 @@ for (const [width, height] of WIDTHS) {
       await expect(row).toHaveCount(0);
     });
 
+    test('recently viewed: a removed car says Removed to an admin, and a deleted account leaves no list', async ({
+      page,
+      playwright,
+    }) => {
+      test.setTimeout(90_000);
+      const marker = uniqueMarker();
+      const gone = `Kia Ceed Slate ${marker}`;
+      const kept = `Kia Ceed Teal ${marker}`;
+      const seller = await otherSession(playwright);
+      await signUpSellerApi(seller);
+      const goneId = await addCarApi(seller, gone, { reprice: 1_400_000 });
+      const keptId = await addCarApi(seller, kept, { reprice: 1_600_000 });
+      await seller.dispose();
+
+      // An admin opens a car, then removes it: their row says so, with no price.
+      await signInApi(page.request, 'admin@demo.local');
+      await openCar(page, goneId, gone);
+      const removed = await page.request.post(`/api/listings/${goneId}/remove`, {
+        headers: fromSite,
+        data: { reason: 'The photos show a different car.' },
+      });
+      expect(removed.ok(), await removed.text()).toBe(true);
+      await page.goto('/');
+      const tile = page
+        .getByRole('region', { name: 'Recently viewed' })
+        .getByTestId('recently-viewed-car');
+      await expect(tile.locator('h3')).toHaveText([gone]);
+      await expect(tile.getByTestId('recently-viewed-status')).toHaveText('Removed');
+      await expect(tile.getByTestId('listing-price')).toHaveCount(0);
+
+      // A buyer on the same browser opens a car, then deletes their account: their list goes,
+      // the admin's stays.
+      await page.context().clearCookies();
+      const buyer = await signUpBuyerApi(page.request, 'Della Deleting');
+      await openCar(page, keptId, kept);
+      await expect.poll(() => keptLists(page)).toHaveLength(2);
+      await page.goto('/dashboard/settings#delete');
+      const section = page.getByRole('region', { name: 'Delete my account' });
+      const open = section.getByRole('button', { name: 'Delete my account…' });
+      await expect(open).toBeEnabled();
+      await open.click();
+      const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+      await dialog.getByLabel('Your password').fill(buyer.password);
+      await dialog.getByRole('button', { name: 'Delete my account' }).click();
+      await expect(page.getByText('Your account was deleted.')).toBeVisible();
+      expect(await keptLists(page)).toEqual([[goneId]]);
+    });
+
     test('monthly payment estimate: follows deposit, term and APR, says what is wrong, and the next car starts from the choice', async ({
       page,
       playwright,
@@ -158,6 +207,25 @@ for (const [width, height] of WIDTHS) {
       await expect(term).toHaveValue('60');
       await expect(apr).toHaveValue('7.9');
       await expect(monthly).toHaveText('$364.11');
+
+      // Only the monthly payment is announced, once typing pauses: not each keystroke's figure.
+      const announcement = calculator.getByTestId('payment-announcement');
+      await expect(calculator.locator('[aria-live], [role="status"]')).toHaveCount(1);
+      await announcement.evaluate((node) => {
+        const heard: string[] = [];
+        Object.assign(window, { heard });
+        new MutationObserver(() => heard.push(node.textContent ?? '')).observe(node, {
+          childList: true,
+          subtree: true,
+          characterData: true,
+        });
+      });
+      await apr.clear();
+      await apr.pressSequentially('6.5', { delay: 100 });
+      await expect(announcement).toHaveText('Monthly payment $352.19');
+      expect(await page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual([
+        'Monthly payment $352.19',
+      ]);
 
       await deposit.fill('0');
       await apr.fill('6');

@@ -1,3 +1,4 @@
-// What the app's routes use of the recently viewed cars: the row, and recording a car opened.
+// What the app uses of the recently viewed cars: the row, recording a car opened, and clearing
+// the list (an account deleted).
 export { RecentlyViewed } from './components/recently-viewed';
-export { recordViewed } from './recently-viewed';
+export { clearRecentlyViewed, recordViewed } from './recently-viewed';

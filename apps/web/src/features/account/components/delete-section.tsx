@@ -12,6 +12,7 @@ import { PasswordInput } from '../../../components/ui/password-input';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { clearSignedInCache, useSignInOptions, type Session } from '../../auth';
+import { clearRecentlyViewed } from '../../recently-viewed';
 import { useDeleteAccount } from '../api/delete-account';
 import { SettingsSection } from './section';
 
@@ -195,6 +196,8 @@ export function DeleteSection({
 
   async function handleDeleted() {
     forgetOnLeave.current = true;
+    // Nothing of the deleted account stays in this browser for the next person to see.
+    clearRecentlyViewed(user.id);
     setOpen(false);
     toast.success('Your account was deleted. Goodbye, and thank you for using CarMarket.');
     await navigate('/', { replace: true });

@@ -9,10 +9,14 @@ import { ListingPrice } from '../../listings';
 import { useCards } from '../api/get-cards';
 import { clearRecentlyViewed, forgetCars } from '../recently-viewed';
 
-/** What a car that cannot be booked says in place of its price: never a price to buy it at. */
+/**
+ * What a car that cannot be booked says in place of its price: never a price to buy it at. A
+ * removed car reaches the row only for its seller and admins, who see it as "Removed" (glossary).
+ */
 const ENDED: Partial<Record<ListingCard['status'], string>> = {
   sold: 'Sold',
   withdrawn: 'No longer listed',
+  removed: 'Removed',
 };
 
 function Tile({ car }: { car: ListingCard }) {

@@ -875,6 +875,9 @@ export const conversation = pgTable(
     uniqueIndex('conversation_listing_buyer_unique').on(t.listingId, t.buyerId),
     index('conversation_buyer_idx').on(t.buyerId, t.lastSeq),
     index('conversation_seller_idx').on(t.sellerId, t.lastSeq),
+    // A seller's reply figures read the conversations begun in the last 90 days (decision 035):
+    // by seller_id alone a long-lived dealer's every conversation would be read.
+    index('conversation_seller_created_idx').on(t.sellerId, t.createdAt),
     // The mail worker's look for unread messages waiting longer than a few minutes.
     index('conversation_buyer_unread_idx')
       .on(t.buyerUnreadSince)

@@ -1,0 +1,1 @@
+CREATE INDEX "conversation_seller_created_idx" ON "conversation" USING btree ("seller_id","created_at");

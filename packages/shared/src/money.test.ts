@@ -31,9 +31,9 @@ describe('formatMoney', () => {
     expect(formatMoney(1_234_567, 'USD', { precision: 'whole' })).toBe('$12,346');
   });
 
-  it('shortens large amounts to one decimal for a chart axis when asked', () => {
-    expect(formatMoney(150_000_00, 'USD', { precision: 'compact' })).toBe('$150.0K');
+  it('shortens large amounts to at most one decimal for a chart axis when asked', () => {
+    expect(formatMoney(150_000_00, 'USD', { precision: 'compact' })).toBe('$150K');
     expect(formatMoney(1_250_000_00, 'USD', { precision: 'compact' })).toBe('$1.3M');
-    expect(formatMoney(0, 'USD', { precision: 'compact' })).toBe('$0.0');
+    expect(formatMoney(0, 'USD', { precision: 'compact' })).toBe('$0');
   });
 });

@@ -26,7 +26,9 @@ function formatter(
   if (!format) {
     const options: Intl.NumberFormatOptions =
       kind === 'compact'
-        ? { notation: 'compact', maximumFractionDigits: 1 }
+        ? // The minimum too: Node's ICU writes "$25.0K" where Chromium's writes "$25K", and a
+          // page rendered on the server must draw the same text as the browser (decision 036).
+          { notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 }
         : kind === 'whole'
           ? { maximumFractionDigits: 0 }
           : {

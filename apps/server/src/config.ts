@@ -313,8 +313,11 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
     /** Put before every object's key, so the photos can share a bucket. */
     S3_PREFIX: z.string().default(''),
-    /** Photos one seller may upload in 24 hours (photos no car shows are deleted after a day). */
-    UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(60),
+    /**
+     * Photos one seller may upload in 24 hours (photos no car shows are deleted after a day): ten
+     * cars of 20 photos, retries included.
+     */
+    UPLOAD_QUOTA_PER_DAY: z.coerce.number().int().min(1).default(200),
     /**
      * The window of the sign-in and account-mail limits. Wrong current passwords in My account
      * count as failed sign-ins.

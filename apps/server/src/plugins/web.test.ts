@@ -208,11 +208,13 @@ describe('serving the web app', () => {
     expect(searchHtml).toContain(`<link rel="canonical" href="${site()}/cars">`);
   });
 
-  it("renders the dashboard's home for the person signed in, with their figures", async () => {
+  it("renders the dashboard's home for the person signed in, with their figures and no one else's", async () => {
     const buyer = await signInAs(app, 'buyer@demo.local');
     const page = await buyer.get('/dashboard');
     expect(page.status).toBe(200);
+    // One address, each person's own page: no cache may keep one for another cookie.
     expect(page.headers.get('cache-control')).toBe('private, no-cache');
+    expect(page.headers.get('vary')?.toLowerCase()).toContain('cookie');
     const html = await page.text();
     const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="page-data"'));
     // The page's first lines, and the figures under the key the page reads them by.
@@ -220,7 +222,25 @@ describe('serving the web app', () => {
     expect(root).toContain('Add selling to your account');
     expect(root).toContain('Total spent');
     const data = new Map(pageData(html).map(([key, value]) => [JSON.stringify(key), value]));
-    expect(data.get(JSON.stringify(['stats', 'Buyer']))).toMatchObject({ role: 'Buyer' });
+    const buyerStats = data.get(JSON.stringify(['stats', 'Buyer']));
+    expect(buyerStats).toMatchObject({ role: 'Buyer' });
+
+    // The seller's page carries the seller's figures, and neither page the other's.
+    const seller = await signInAs(app, 'seller@demo.local');
+    const sellerPage = await seller.get('/dashboard');
+    expect(sellerPage.status).toBe(200);
+    expect(sellerPage.headers.get('cache-control')).toBe('private, no-cache');
+    expect(sellerPage.headers.get('vary')?.toLowerCase()).toContain('cookie');
+    const sellerHtml = await sellerPage.text();
+    const sellerData = new Map(
+      pageData(sellerHtml).map(([key, value]) => [JSON.stringify(key), value]),
+    );
+    const sellerStats = sellerData.get(JSON.stringify(['stats', 'Seller']));
+    expect(sellerStats).toMatchObject({ role: 'Seller' });
+    expect(sellerData.has(JSON.stringify(['stats', 'Buyer']))).toBe(false);
+    expect(data.has(JSON.stringify(['stats', 'Seller']))).toBe(false);
+    expect(sellerHtml).not.toContain(JSON.stringify(buyerStats));
+    expect(html).not.toContain(JSON.stringify(sellerStats));
     // Its other pages are still drawn by the browser.
     const orders = await (await buyer.get('/dashboard/orders')).text();
     expect(orders).toContain('<div id="root"></div>');

@@ -150,13 +150,13 @@ interface RenderedPage {
 }
 
 /**
- * The busiest pages behind sign-in (search, category, car) rendered for the person asking, with
- * their first data in the HTML (decision 017): a template per page from the build, filled with
- * what the web app's server build renders. Its data comes from our own API, asked in-process with
- * the person's cookie, so the page shows exactly what the API would answer them and nothing
- * more. Undefined where the page is not one of them, the person is not signed in (and browsing
- * signed out is closed), or rendering fails: the caller then sends the app shell, which does the
- * same in the browser.
+ * The busiest pages behind sign-in (search, category, car, the dashboard's home) rendered for
+ * the person asking, with their first data in the HTML (decision 017): a template per page from
+ * the build, filled with what the web app's server build renders. Its data comes from our own
+ * API, asked in-process with the person's cookie, so the page shows exactly what the API would
+ * answer them and nothing more. Undefined where the page is not one of them, the person is not
+ * signed in (and browsing signed out is closed), or rendering fails: the caller then sends the
+ * app shell, which does the same in the browser.
  */
 function loadPersonalPages(
   app: FastifyInstance,

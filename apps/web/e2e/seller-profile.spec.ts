@@ -1,3 +1,4 @@
+import type { SellerProfile } from '@carmarket/shared';
 import { expect, test, type Page } from '@playwright/test';
 
 import { adminSession, userIdApi } from './a11y-helpers';
@@ -54,7 +55,11 @@ test.describe("a seller's profile", () => {
     await admin.dispose();
 
     await signUpBuyerApi(page.request, 'Pat Profile');
-    const month = new Date().toLocaleString('en-US', { month: 'long', year: 'numeric' });
+    // The month the account was made in, as the API says it: today's month may be the next one.
+    const profile = await page.request.get(`/api/sellers/${sellerId}`);
+    expect(profile.ok(), await profile.text()).toBe(true);
+    const { memberSince } = (await profile.json()) as SellerProfile;
+    const month = new Date(memberSince).toLocaleString('en-US', { month: 'long', year: 'numeric' });
 
     const followFromCar = async (carPage: Page) => {
       await carPage.goto(`/listing/${cars[0]}`);

@@ -1,5 +1,5 @@
 import { SimilarCarsSchema } from '@carmarket/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listing } from '../../db/schema.ts';
 import { register, TestClient } from '../../test/client.ts';
@@ -22,7 +22,7 @@ describe('similar cars', () => {
    * US dollars) share neither their model nor, in the same currency, their body type.
    */
   async function car(
-    fields: { model: string; price: number; year: number; bodyType?: string },
+    fields: { model: string; price: number; year: number; bodyType?: string | null },
     status: 'available' | 'sold' | 'withdrawn' | 'removed' = 'available',
   ) {
     const made = await newCar(app, { repriceCents: fields.price });
@@ -31,7 +31,7 @@ describe('similar cars', () => {
       .set({
         make: 'Testmark',
         model: fields.model,
-        bodyType: fields.bodyType ?? 'Pickup',
+        bodyType: fields.bodyType === undefined ? 'Pickup' : fields.bodyType,
         year: fields.year,
         currency: 'NZD',
         status,
@@ -103,6 +103,28 @@ describe('similar cars', () => {
     expect(await similarTo(buyer, other)).toEqual([
       expect.objectContaining({ _id: shown, status: 'available' }),
     ]);
+  });
+
+  it('offers a car without a body type the cars of its category near its price', async () => {
+    const shown = await car({ model: 'Zeta', price: 5_000_000, year: 2018, bodyType: null });
+    const [{ categoryId }] = await app.database.db
+      .select({ categoryId: listing.categoryId })
+      .from(listing)
+      .where(eq(listing.id, shown));
+    const sameCategory = await car({ model: 'Eta', price: 5_100_000, year: 2018, bodyType: 'Van' });
+    const elsewhere = await car({ model: 'Theta', price: 5_000_000, year: 2018, bodyType: null });
+    const [other] = await app.database.db
+      .select({ id: listing.categoryId })
+      .from(listing)
+      .where(sql`${listing.categoryId} <> ${categoryId}`)
+      .limit(1);
+    await app.database.db
+      .update(listing)
+      .set({ categoryId: other!.id })
+      .where(eq(listing.id, elsewhere));
+    const items = await similarTo(await register(app), shown);
+    expect(items.map((item) => item._id)).toContain(sameCategory);
+    expect(items.map((item) => item._id)).not.toContain(elsewhere);
   });
 
   it('answers 404 for a car that does not exist, and 400 for an id that cannot be one', async () => {

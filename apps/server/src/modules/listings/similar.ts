@@ -25,12 +25,18 @@ const PRICE_WALK = 1000;
 const distance = sql`abs(ln(greatest(reprice_cents, 1)::float8 / greatest(${sql.placeholder('price')}::bigint, 1)))
   + abs(year - ${sql.placeholder('year')}::int) * 0.1`;
 
+/** The same body type; for a car without one, the same category (a seller need not give one). */
+const sameKind = sql`case when ${sql.placeholder('bodyType')} = ''
+  then category_id = ${sql.placeholder('categoryId')}::uuid
+  else body_type = ${sql.placeholder('bodyType')} end`;
+
 /**
  * Each step reads an index in order and stops at its LIMIT, so no step sorts a whole make or
  * body type (p95 under 20 ms at 1M cars, bench:search):
  * - the same make and model: the newest on sale, listing_onsale_make_idx read backwards;
- * - the same body type (another model), in the same currency: the price index walked up and down
- *   from the car's price, at most PRICE_WALK cars each way.
+ * - the same body type (another model; the same category for a car without a body type), in the
+ *   same currency: the price index walked up and down from the car's price, at most PRICE_WALK
+ *   cars each way.
  * The candidates are then ranked, the same model first, each step by nearness in price and year.
  */
 const candidates = sql`
@@ -41,19 +47,19 @@ const candidates = sql`
       order by created_at desc, id desc limit ${SAME_MODEL_CANDIDATES})
     union all
     (select id, 1, ${distance} from (
-        select id, make, model, body_type, currency, year, reprice_cents from listing
+        select id, make, model, body_type, category_id, currency, year, reprice_cents from listing
         where status in ('available', 'reserved') and reprice_cents >= ${sql.placeholder('price')}::bigint
         order by reprice_cents, id limit ${PRICE_WALK}) as dearer
-      where body_type = ${sql.placeholder('bodyType')} and currency = ${sql.placeholder('currency')}
+      where ${sameKind} and currency = ${sql.placeholder('currency')}
         and id <> ${sql.placeholder('id')}::uuid
         and (make, model) <> (${sql.placeholder('make')}, ${sql.placeholder('model')})
       limit ${SAME_BODY_EACH_SIDE})
     union all
     (select id, 1, ${distance} from (
-        select id, make, model, body_type, currency, year, reprice_cents from listing
+        select id, make, model, body_type, category_id, currency, year, reprice_cents from listing
         where status in ('available', 'reserved') and reprice_cents < ${sql.placeholder('price')}::bigint
         order by reprice_cents desc, id desc limit ${PRICE_WALK}) as cheaper
-      where body_type = ${sql.placeholder('bodyType')} and currency = ${sql.placeholder('currency')}
+      where ${sameKind} and currency = ${sql.placeholder('currency')}
         and id <> ${sql.placeholder('id')}::uuid
         and (make, model) <> (${sql.placeholder('make')}, ${sql.placeholder('model')})
       limit ${SAME_BODY_EACH_SIDE})
@@ -78,13 +84,13 @@ const similarCars = prepared('similar_cars', (db) =>
 /**
  * Up to SIMILAR_CARS cars on sale like `car`, never itself: the same make and model first, then
  * the same body type near its price and year. A car of a model the site does not know ("Other")
- * has no model to share; one without a body type, no body type.
+ * has no model to share; one without a body type is matched by its category instead.
  */
 export async function findSimilarCars(
   db: Db,
   car: Pick<
     ListingRow,
-    'id' | 'make' | 'model' | 'bodyType' | 'repriceCents' | 'year' | 'currency'
+    'id' | 'make' | 'model' | 'bodyType' | 'categoryId' | 'repriceCents' | 'year' | 'currency'
   >,
 ): Promise<ListingRow[]> {
   const rows = await similarCars(db, {
@@ -93,6 +99,7 @@ export async function findSimilarCars(
     make: car.model === OTHER ? '' : car.make,
     model: car.model === OTHER ? '' : car.model,
     bodyType: car.bodyType ?? '',
+    categoryId: car.categoryId,
     currency: car.currency,
     price: car.repriceCents,
     year: car.year,

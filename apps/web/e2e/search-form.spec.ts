@@ -75,6 +75,9 @@ for (const { name, width, height, phone } of WIDTHS) {
         page.getByRole('button', { name: /Within 200 mi of 10001 – New York, NY/ }),
       ).toBeVisible();
       await expect(cards(page).first().getByRole('heading')).toHaveText(api.items[0]!.name);
+      // The distance and the seller apart by a gap: no "·" left dangling when the name wraps.
+      await expect(cards(page).first()).toContainText(/ mi away/);
+      await expect(cards(page).first()).not.toContainText(/away\s*·/);
       await page.screenshot({ path: `${SHOTS}/zip-results-${width}.png` });
     });
 
@@ -208,6 +211,45 @@ for (const { name, width, height, phone } of WIDTHS) {
   });
 }
 
+test('on a phone, the Filters dialog will not close on an inverted range, and keeps it (walk-through)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpBuyer(page, 'Ria Range');
+  await page.goto('/cars');
+  await waitForHydration(page);
+  const filters = await filtersOf(page, true);
+  const price = filters.getByRole('group', { name: 'Price' });
+  const from = price.getByLabel('From', { exact: true });
+  const to = price.getByLabel('To', { exact: true });
+  await from.fill('50000');
+  await from.press('Enter');
+  await expect(page).toHaveURL(/priceMin=5000000/);
+  await to.fill('10000');
+  await to.press('Enter');
+  const message = 'The lowest price must not be above the highest';
+  await expect(price.getByText(message)).toBeVisible();
+  // The dialog's button waits for the range to be put right, and says why.
+  const show = filters.getByRole('button', { name: /^Show / });
+  await expect(show).toBeDisabled();
+  expect(await descriptionOf(page, show)).toBe('Put the price range right to show the cars.');
+  await expect(filters.getByText('Put the price range right to show the cars.')).toBeVisible();
+  await page.screenshot({ path: '/tmp/h/walk-fix/filters-inverted-390.png' });
+  // Closed another way and opened again: the typed end and its message are still there.
+  await page.keyboard.press('Escape');
+  await expect(filters).toBeHidden();
+  const again = await filtersOf(page, true);
+  const priceAgain = again.getByRole('group', { name: 'Price' });
+  await expect(priceAgain.getByLabel('To', { exact: true })).toHaveValue(/10,?000/);
+  await expect(priceAgain.getByText(message)).toBeVisible();
+  await expect(again.getByRole('button', { name: /^Show / })).toBeDisabled();
+  // Put right, the button works again and the search has both ends.
+  await priceAgain.getByLabel('To', { exact: true }).fill('60000');
+  await priceAgain.getByLabel('To', { exact: true }).press('Enter');
+  await expect(page).toHaveURL(/priceMax=6000000/);
+  await expect(again.getByRole('button', { name: /^Show / })).toBeEnabled();
+});
+
 test.describe('the header on a phone', () => {
   test('a search button opens a search field that goes to /cars?q=, by keyboard too', async ({
     page,
@@ -243,6 +285,16 @@ test.describe('the header on a phone', () => {
     await expect(page.getByRole('searchbox', { name: 'Search cars' }).last()).toHaveValue(
       'corolla',
     );
+    // Focus is on the results' count, not left on the page's body; the field has closed.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
+    await expect(page.locator(':focus')).toHaveText(/cars?$/);
+    await expect(field).toBeHidden();
+    // Opened again on the results, it starts from their search.
+    await open.click();
+    await expect(field).toBeFocused();
+    await expect(field).toHaveValue('corolla');
+    await page.screenshot({ path: '/tmp/h/walk-fix/header-search-reopen-390.png' });
+    await page.keyboard.press('Escape');
 
     // Wide screens keep their field in the header, and no button.
     await page.setViewportSize({ width: 1280, height: 900 });

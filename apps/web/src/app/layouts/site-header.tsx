@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 
 import { CloseIcon, MenuIcon, SearchIcon } from '../../components/ui/icons';
 import { useSession } from '../../features/auth/use-session';
@@ -42,10 +42,16 @@ function AccountLinks() {
  * up-front budget no script (the search page loads as a page of its own). Phones show it below
  * the header when the search button opens it.
  */
-function HeaderSearch({ open }: { open: boolean }) {
+function HeaderSearch({ open, onSearch }: { open: boolean; onSearch: () => void }) {
   const input = useRef<HTMLInputElement>(null);
+  const navigate = useNavigate();
   useEffect(() => {
-    if (open) input.current?.focus();
+    const field = input.current;
+    if (!open || !field) return;
+    // Opened on the search page: the field starts from the search shown.
+    if (window.location.pathname === '/cars')
+      field.value = new URLSearchParams(window.location.search).get('q') ?? '';
+    field.focus();
   }, [open]);
   return (
     <form
@@ -53,6 +59,16 @@ function HeaderSearch({ open }: { open: boolean }) {
       role="search"
       action="/cars"
       className={open ? 'header-search header-search-open' : 'header-search'}
+      // Once the app runs, the search opens within it, and keyboard focus goes to the results'
+      // count (a full load would leave it on the page's body, at its top).
+      onSubmit={(event) => {
+        event.preventDefault();
+        const q = input.current?.value ?? '';
+        void navigate(`/cars?${new URLSearchParams({ q }).toString()}`, {
+          state: { focusResults: true },
+        });
+        onSearch();
+      }}
     >
       <input
         ref={input}
@@ -95,7 +111,7 @@ export function SiteHeader() {
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8 shrink-0" />
           <span className="text-lg font-bold tracking-tight">{siteName}</span>
         </Link>
-        <HeaderSearch open={searchOpen} />
+        <HeaderSearch open={searchOpen} onSearch={() => setSearchOpen(false)} />
         {isSignedIn && (
           <Suspense>
             <MessagesLink />

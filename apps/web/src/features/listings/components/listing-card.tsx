@@ -104,10 +104,11 @@ export function ListingCard({
         </h2>
         {corner && <div className="absolute top-3 right-3">{corner}</div>}
         <p className="mt-1 line-clamp-1 text-sm leading-6 text-muted">{specsOf(listing)}</p>
-        <p className="flex min-h-6 flex-wrap items-center gap-x-2 text-sm leading-6 text-muted">
+        {/* Apart by a gap, no "·": a separator left at a line's end when the seller's name wraps. */}
+        <p className="flex min-h-6 flex-wrap items-center gap-x-3 text-sm leading-6 text-muted">
           {distanceKm !== null && (
             <span className="font-semibold text-base-content">
-              {formatDistance(distanceKm, lengthUnitOf(listing.currency))} ·
+              {formatDistance(distanceKm, lengthUnitOf(listing.currency))}
             </span>
           )}
           <span>

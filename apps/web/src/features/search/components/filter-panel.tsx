@@ -1,5 +1,12 @@
 import type { Facets } from '@carmarket/shared';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useState,
+  type Dispatch,
+  type ReactNode,
+  type SetStateAction,
+} from 'react';
 
 import { toKm } from '../../../lib/units';
 import {
@@ -197,7 +204,8 @@ function PriceInput({
   );
 }
 
-type Drafts = Partial<Record<RangeFilter, string | null>>;
+/** Ends of a range typed but not sent, because the range would be inverted. */
+export type Drafts = Partial<Record<RangeFilter, string | null>>;
 
 const RANGE_ENDS = {
   price: { part: 'price', min: 'priceMin', max: 'priceMax' },
@@ -205,7 +213,7 @@ const RANGE_ENDS = {
 } as const;
 
 /** The drafts whose range is still inverted against the address `params`. */
-function withoutSettled(drafts: Drafts, params: URLSearchParams): Drafts {
+export function withoutSettled(drafts: Drafts, params: URLSearchParams): Drafts {
   const inverted = invertedRanges((k) => (k in drafts ? (drafts[k] ?? null) : params.get(k)));
   const kept: Drafts = {};
   for (const { part, min, max } of Object.values(RANGE_ENDS)) {
@@ -223,6 +231,8 @@ export function FilterPanel({
   onChange,
   errors = {},
   counting = true,
+  drafts: heldDrafts,
+  onDrafts,
 }: {
   params: URLSearchParams;
   facets: Facets | undefined;
@@ -231,14 +241,24 @@ export function FilterPanel({
   errors?: FilterErrors;
   /** False when no counts are coming (the search cannot run as it is). */
   counting?: boolean;
+  /**
+   * The unsent ends, when the page keeps them (the phone's Filters dialog: they outlive its
+   * closing, and its button waits for them); the panel keeps its own otherwise.
+   */
+  drafts?: Drafts;
+  onDrafts?: Dispatch<SetStateAction<Drafts>>;
 }) {
   const [placeText, setPlaceText] = useState(params.get('placeName') ?? '');
   useEffect(() => setPlaceText(params.get('placeName') ?? ''), [params]);
   // An end of a range chosen but not sent, because the range would be inverted: it stays in its
   // field, with a message, until the range is put right; then both ends are sent at once. A
   // change of the address from elsewhere (Clear all) drops the drafts it leaves in the right order.
-  const [drafts, setDrafts] = useState<Drafts>({});
-  useEffect(() => setDrafts((now) => withoutSettled(now, params)), [params]);
+  const [ownDrafts, setOwnDrafts] = useState<Drafts>({});
+  const drafts = heldDrafts ?? ownDrafts;
+  const setDrafts = onDrafts ?? setOwnDrafts;
+  useEffect(() => {
+    if (!onDrafts) setOwnDrafts((now) => withoutSettled(now, params));
+  }, [params, onDrafts]);
   const rangeValue = (key: RangeFilter, from = drafts) =>
     key in from ? (from[key] ?? null) : params.get(key);
   const setRange = (key: RangeFilter) => (value: string | null) => {

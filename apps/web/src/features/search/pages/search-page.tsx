@@ -20,7 +20,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useQueryParams } from '../../../lib/use-query-params';
 import { searchWaitNote, useSearchCars, useSearchTotals } from '../api/search-cars';
 import { rememberSearchOf } from '../back-to-results';
-import { FilterPanel } from '../components/filter-panel';
+import { FilterPanel, withoutSettled, type Drafts } from '../components/filter-panel';
 import { savedQueryOf, suggestSearchName } from '../saved-search';
 import {
   apiQueryOf,
@@ -184,6 +184,14 @@ export function SearchPage({
   const filterErrors = refusedPart ? { [refusedPart]: refusal!.message, ...inverted } : inverted;
   const refused = !sendable || refusedPart !== undefined;
   const [filtersOpen, setFiltersOpen] = useState(false);
+  // Range ends typed but not sent (From above To): kept here, so the Filters dialog's button
+  // waits for them and they are still there when the dialog opens again.
+  const [drafts, setDrafts] = useState<Drafts>({});
+  useEffect(() => setDrafts((now) => withoutSettled(now, params)), [params]);
+  const unsent = Object.keys(
+    invertedRanges((k) => (k in drafts ? (drafts[k] ?? null) : params.get(k))),
+  );
+  const unsentId = useId();
   // Cars and facets render in a transition, which React splits into short tasks, so a page of
   // results never holds the main thread (and the skeletons stay up until they are drawn).
   const shown = useDeferredValue(data);
@@ -215,6 +223,12 @@ export function SearchPage({
     change(update);
     countRef.current?.focus();
   };
+  // A search from the header's field: focus comes to the count, not back to the page's body.
+  const { key: entry, state: entryState } = useLocation();
+  const focusResults = (entryState as { focusResults?: boolean } | null)?.focusResults === true;
+  useEffect(() => {
+    if (focusResults) countRef.current?.focus();
+  }, [entry, focusResults]);
 
   // With nothing found, what each filter's removal would find: the empty state leads with it.
   const nothingFound = !loading && !isError && !refused && cars.length === 0;
@@ -312,6 +326,8 @@ export function SearchPage({
       errors={filterErrors}
       counting={!refused}
       onChange={(update) => change(update)}
+      drafts={drafts}
+      onDrafts={setDrafts}
     />
   );
 
@@ -429,9 +445,17 @@ export function SearchPage({
           >
             Clear all
           </button>
+          {unsent.length > 0 && (
+            <p id={unsentId} className="basis-full text-sm text-error">
+              Put the {unsent.join(' and ')} {unsent.length > 1 ? 'ranges' : 'range'} right to show
+              the cars.
+            </p>
+          )}
           <button
             type="button"
             className="button button-primary flex-1"
+            disabled={unsent.length > 0}
+            aria-describedby={unsent.length > 0 ? unsentId : undefined}
             onClick={() => setFiltersOpen(false)}
           >
             Show {first ? totalText.toLowerCase() : 'cars'}

@@ -193,6 +193,8 @@ test.describe('the full-screen photo viewer', () => {
     await dragSideways(page, opener(page), -200);
     await expect(pagePhoto(page, car.name, 2)).toBeVisible();
     await expect(viewer.dialog).toHaveCount(0);
+    // The page's badge counts as the viewer does: "2 of 4", not "2 / 4".
+    await expect(opener(page).locator('xpath=following-sibling::span[1]')).toHaveText('2 of 4');
 
     // A click opens the viewer at that photo, full size, the focus on Close.
     await opener(page).click();

@@ -116,7 +116,7 @@ export function ListingGallery({
           }}
         />
         {/* Beside the button, not in it: its name says the same in words, and a name that leaves
-            out text shown on the button confuses speech input ("click 1 / 3"). */}
+            out text shown on the button confuses speech input ("click 1 of 3"); "of", as the viewer counts. */}
         <span
           aria-hidden="true"
           className="pointer-events-none absolute right-3 bottom-3 flex items-center gap-1.5 rounded-full bg-black/70 px-3 py-1 text-sm font-semibold text-white tabular-nums peer-hover:bg-black/85"
@@ -124,7 +124,7 @@ export function ListingGallery({
           <Icon className="size-4">
             <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
           </Icon>
-          {position + 1} / {photos.length}
+          {position + 1} of {photos.length}
         </span>
       </div>
       {photos.length > 1 && (

@@ -234,7 +234,6 @@ test('on a phone, the Filters dialog will not close on an inverted range, and ke
   await expect(show).toBeDisabled();
   expect(await descriptionOf(page, show)).toBe('Put the price range right to show the cars.');
   await expect(filters.getByText('Put the price range right to show the cars.')).toBeVisible();
-  await page.screenshot({ path: '/tmp/h/walk-fix/filters-inverted-390.png' });
   // Closed another way and opened again: the typed end and its message are still there.
   await page.keyboard.press('Escape');
   await expect(filters).toBeHidden();
@@ -293,7 +292,6 @@ test.describe('the header on a phone', () => {
     await open.click();
     await expect(field).toBeFocused();
     await expect(field).toHaveValue('corolla');
-    await page.screenshot({ path: '/tmp/h/walk-fix/header-search-reopen-390.png' });
     await page.keyboard.press('Escape');
 
     // Wide screens keep their field in the header, and no button.

@@ -189,7 +189,8 @@ for (const [width, height] of WIDTHS) {
       const first = `Mazda CX-5 Plum ${marker}`;
       const second = `Mazda CX-5 Sand ${marker}`;
       const firstId = await addCarApi(seller, first, { reprice: 2_000_000, orprice: 2_000_000 });
-      const secondId = await addCarApi(seller, second, { reprice: 3_000_000, orprice: 3_000_000 });
+      // An odd price: the choice's 25% of it is 8,675, started at a round 8,700.
+      const secondId = await addCarApi(seller, second, { reprice: 3_470_000, orprice: 3_470_000 });
       await seller.dispose();
       await signUpBuyerApi(page.request, 'Pat Payments');
 
@@ -230,13 +231,13 @@ for (const [width, height] of WIDTHS) {
       await deposit.fill('0');
       await apr.fill('6');
       await expect(monthly).toHaveText('$386.66');
-      await expect(calculator.getByTestId('total-cost')).toHaveText('$23,199.60');
-      await expect(calculator.getByTestId('total-interest')).toHaveText('$3,199.60');
+      await expect(calculator.getByTestId('total-cost')).toHaveText('$23,200');
+      await expect(calculator.getByTestId('total-interest')).toHaveText('$3,200');
       await term.fill('48');
       await expect(monthly).toHaveText('$469.70');
       await deposit.fill('5,000');
       await expect(monthly).toHaveText('$352.28');
-      await expect(calculator.getByTestId('total-cost')).toHaveText('$21,909.44');
+      await expect(calculator.getByTestId('total-cost')).toHaveText('$21,909');
       await apr.fill('0');
       await expect(monthly).toHaveText('$312.50');
       await expect(calculator.getByTestId('total-interest')).toHaveText('$0');
@@ -261,14 +262,66 @@ for (const [width, height] of WIDTHS) {
       await expect(monthly).toHaveText('$352.28');
       await openCar(page, secondId, second);
       await page.getByTestId('payment-estimate').scrollIntoViewIfNeeded();
-      await expect(deposit).toHaveValue('7,500');
+      await expect(deposit).toHaveValue('8,700');
       await expect(term).toHaveValue('48');
       await expect(apr).toHaveValue('6');
-      // 22,500 at 6% over 48 months.
-      await expect(monthly).toHaveText('$528.41');
+      // 26,000 at 6% over 48 months.
+      await expect(monthly).toHaveText('$610.61');
+      // The figures never touch: side by side, a clear gap between them (wrapped on a phone).
+      const boxes = await calculator.locator('dd').evaluateAll((dds) =>
+        dds.map((dd) => {
+          const range = document.createRange();
+          range.selectNodeContents(dd);
+          const box = range.getBoundingClientRect();
+          return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+        }),
+      );
+      expect(boxes).toHaveLength(3);
+      for (const [index, a] of boxes.entries())
+        for (const b of boxes.slice(index + 1)) {
+          const sameRow = a.top < b.bottom && b.top < a.bottom;
+          if (sameRow)
+            expect(
+              Math.max(b.left - a.right, a.left - b.right),
+              `figures apart at ${width} px`,
+            ).toBeGreaterThanOrEqual(16);
+        }
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${SHOTS}/payment-${width}.png`, fullPage: true });
       await expectNoAxeViolationsWideAndNarrow(page);
     });
   });
 }
+
+test('the seller link loads the seller page’s code as it is pointed at: no full-page Loading… between them (walk-through)', async ({
+  page,
+  playwright,
+}) => {
+  const name = `Kia Niro Plum ${uniqueMarker()}`;
+  const seller = await otherSession(playwright);
+  await signUpSellerApi(seller);
+  const id = await addCarApi(seller, name);
+  await seller.dispose();
+  await signUpBuyerApi(page.request, 'Lee Looker');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openCar(page, id, name);
+  const link = page.locator('main a[href^="/sellers/"]').first();
+  const code = page.waitForResponse((response) =>
+    /\/assets\/seller-[\w-]+\.js$/.test(new URL(response.url()).pathname),
+  );
+  await link.hover();
+  await code;
+  await page.evaluate(() => {
+    const seen = { loading: false };
+    Object.assign(window, { seen });
+    new MutationObserver(() => {
+      if (document.body.innerText.includes('Loading…')) seen.loading = true;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await link.click();
+  await expect(page).toHaveURL(/\/sellers\//);
+  await expect(page.getByRole('heading', { level: 1, name: 'Sam Seller' })).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { seen: { loading: boolean } }).seen.loading),
+  ).toBe(false);
+});

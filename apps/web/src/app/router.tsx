@@ -2,6 +2,7 @@ import { matchPath, Route, Routes } from 'react-router';
 
 import { lazyWithPreload, type LazyWithPreload } from '../lib/lazy-with-preload';
 import { PublicLayout } from './layouts/public-layout';
+import { setRoutePreloader } from './preload-route';
 
 /**
  * One entry per page. Pages for signed-in people check it themselves (RequireAuth, or the
@@ -84,6 +85,7 @@ export function routeFor(pathname: string): AppRoute {
 export function preloadRoute(pathname: string): Promise<void> {
   return routeFor(pathname).page.preload();
 }
+setRoutePreloader(preloadRoute);
 
 export function AppRoutes() {
   return (

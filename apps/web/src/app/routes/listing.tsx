@@ -22,6 +22,7 @@ import { SaveOrSignInButton } from '../../features/saved/components/save-or-sign
 import { useSearchOrigin } from '../../features/search/back-to-results';
 import { SellerFacts } from '../../features/sellers/components/seller-facts';
 import { sellerPath } from '../../features/sellers/paths';
+import { preloadPage } from '../preload-route';
 import { isOwnCar, LazyYourCarPanel } from '../../features/seller/components/lazy-your-car-panel';
 import { CAR_ACTION_PARAM, type CarAction } from '../../features/visitors';
 import { VinDecodedNote } from '../../features/vin/components/vin-decoded-note';
@@ -165,6 +166,10 @@ function ListingView({ listing }: { listing: ListingDetail }) {
               <Link
                 to={sellerPath(listing.sellerId)}
                 className="font-semibold text-base-content underline underline-offset-2"
+                // The seller's page code on the way as the link is pointed at: followed, the car
+                // page stays until it is ready, with no full-page "Loading…" between them.
+                onPointerEnter={() => preloadPage(sellerPath(listing.sellerId))}
+                onFocus={() => preloadPage(sellerPath(listing.sellerId))}
               >
                 {listing.seller}
               </Link>

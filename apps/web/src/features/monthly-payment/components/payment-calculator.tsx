@@ -33,8 +33,9 @@ const amountText = (cents: number) =>
 /** The fields the person's last choice gives for this car: its deposit share of this price. */
 function startingFields(priceCents: number): PaymentFields {
   const choice = readChoice(storage());
-  // Whole units of money: 10% of 18,495.50 is a deposit of 1,850.
-  const depositCents = Math.round((priceCents * choice.depositPercent) / 100 / 100) * 100;
+  // A round figure, as a person would put down: a $3,000 deposit on an $18,500 car (16.2%)
+  // starts an $86,900 car at 14,100, not 14,092 (to the nearest hundred).
+  const depositCents = Math.round((priceCents * choice.depositPercent) / 100 / 10_000) * 10_000;
   return {
     deposit: amountText(Math.min(depositCents, priceCents - 100)),
     term: String(choice.termMonths),
@@ -62,6 +63,8 @@ export default function PaymentCalculator({
   const payment = checked.ok ? monthlyPayment({ priceCents, ...checked }) : null;
   const errors = checked.ok ? {} : checked.errors;
   const money = (cents: number) => formatMoney(cents, currency, { precision: 'exact' });
+  // The totals in whole units, the monthly payment to the cent: one way for each, always.
+  const wholeMoney = (cents: number) => formatMoney(cents, currency, { precision: 'whole' });
   const [announcement, setAnnouncement] = useState('');
   const announceTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(announceTimer.current), []);
@@ -93,21 +96,21 @@ export default function PaymentCalculator({
     ? [
         {
           label: 'Monthly payment',
-          cents: payment.monthlyCents,
           testId: 'monthly-payment',
           className: 'text-2xl font-extrabold text-primary',
+          text: money(payment.monthlyCents),
         },
         {
           label: 'Total cost',
-          cents: payment.totalCents,
           testId: 'total-cost',
           className: 'font-semibold',
+          text: wholeMoney(payment.totalCents),
         },
         {
           label: 'Total interest',
-          cents: payment.interestCents,
           testId: 'total-interest',
           className: 'font-semibold',
+          text: wholeMoney(payment.interestCents),
         },
       ]
     : [];
@@ -177,12 +180,14 @@ export default function PaymentCalculator({
       </p>
       <div className="mt-5">
         {payment ? (
-          <dl className="grid gap-3 sm:grid-cols-3">
+          // Wrapping with a gap, never squeezed into three columns: "$1,706.56" ran into
+          // "$96,007" in the car page's narrow column at 1280 px.
+          <dl className="flex flex-wrap items-end gap-x-8 gap-y-3">
             {figures.map((figure) => (
               <div key={figure.testId}>
                 <dt className="text-sm text-muted">{figure.label}</dt>
                 <dd className={figure.className} data-testid={figure.testId}>
-                  {money(figure.cents)}
+                  {figure.text}
                 </dd>
               </div>
             ))}

@@ -229,11 +229,37 @@ test.describe('selling', () => {
 
     releaseSlow();
     await expect(photos.filter({ hasText: 'Uploaded' })).toHaveCount(2);
-    await expect(status).toHaveText('slow.png uploaded.');
+    // Once all have ended, the status says them all: the count, and the one refused.
+    await expect(status).toHaveText(/^2 photos uploaded\. not-a-photo\.jpg was not uploaded: /);
     await refused.getByRole('button', { name: 'Remove not-a-photo.jpg' }).click();
     await expect(photos).toHaveCount(2);
     await expect(status).toHaveText('not-a-photo.jpg removed.');
     await expect(page.getByRole('img', { name: 'Photo 1 (cover): fast.png' })).toBeVisible();
+  });
+
+  test('21 photos chosen at once: the one past 20 is named as not added, and the status counts the 20 uploaded (walk-through)', async ({
+    page,
+  }) => {
+    await signUpSeller(page);
+    await page.goto('/dashboard/add-product');
+    await waitForHydration(page);
+    await page.getByLabel('Add photos').setInputFiles(
+      Array.from({ length: 21 }, (_, index) => ({
+        name: `p${index + 1}.png`,
+        mimeType: 'image/png',
+        buffer: solidPng(40, 30, [index * 10, 60, 200]),
+      })),
+    );
+    const field = page.getByRole('group', { name: 'Photos' });
+    await expect(page.getByTestId('photo-item')).toHaveCount(20);
+    await expect(
+      field.getByText('1 photo not added: a car can have at most 20 (p21.png).', { exact: true }),
+    ).toBeVisible();
+    await expect(field.getByRole('status')).toHaveText('20 photos uploaded.', { timeout: 20_000 });
+    // Still said once the uploads have ended.
+    await expect(
+      field.getByText('1 photo not added: a car can have at most 20 (p21.png).', { exact: true }),
+    ).toBeVisible();
   });
 
   test('markup in a car’s name and description shows as text and never runs', async ({ page }) => {

@@ -218,7 +218,7 @@ export function PhotoField({
   const id = useId();
   const fileInput = useRef<HTMLInputElement | null>(null);
   const focusAfterMove: FocusAfterMove = useRef(null);
-  const { photos, notice, add, uploadingCount } = uploads;
+  const { photos, notice, notAdded, add, uploadingCount } = uploads;
   // Counts the uploads still running, so it drops as each one ends, then what last happened.
   const status = [
     uploadingCount > 0 &&
@@ -267,6 +267,8 @@ export function PhotoField({
           ? `You have added ${MAX_LISTING_PHOTOS} photos, the most a car can have. Remove one to add another.`
           : `1 to ${MAX_LISTING_PHOTOS} photos: JPEG, PNG, WebP or AVIF, up to 10 MB each. The first photo is the cover.`}
       </p>
+      {/* Stays in view while the others upload (the status below moves on to their count). */}
+      {notAdded && <p className="field-error">{notAdded}</p>}
       <p role="status" className="mt-2 text-sm text-muted empty:hidden">
         {status}
       </p>

@@ -49,7 +49,14 @@ export function usePhotoUploads(initial: Photo[] = []) {
    * upload finished or refused, a photo moved or removed. How many are uploading is counted apart.
    */
   const [notice, setNotice] = useState('');
+  /** Files chosen past the 20 a car can have, said until the next choice: none goes silently. */
+  const [notAdded, setNotAdded] = useState('');
   const uploads = useRef(new Map<string, AbortController>());
+  /**
+   * The uploads ended since none was running: the status says them once all have ended ("20
+   * photos uploaded."), not the name of whichever ended last.
+   */
+  const run = useRef({ done: [] as string[], failed: [] as string[] });
   const objectUrls = useRef(new Set<string>());
 
   // Leaving the page stops the uploads still running and frees the local previews.
@@ -74,15 +81,35 @@ export function usePhotoUploads(initial: Photo[] = []) {
     (key: string, file: File) => {
       const controller = new AbortController();
       uploads.current.set(key, controller);
+      // The last upload of a run to end says how the run went.
+      const ended = () => {
+        uploads.current.delete(key);
+        if (uploads.current.size > 0) return;
+        const { done, failed } = run.current;
+        run.current = { done: [], failed: [] };
+        if (done.length + failed.length === 0) return;
+        setNotice(
+          [
+            done.length === 1
+              ? `${done[0]} uploaded.`
+              : done.length > 1 && `${done.length} photos uploaded.`,
+            ...failed,
+          ]
+            .filter(Boolean)
+            .join(' '),
+        );
+      };
       uploadPhoto(file, (progress) => update(key, { progress }), controller.signal).then(
         (uploaded) => {
-          uploads.current.delete(key);
           update(key, { status: 'done', progress: 1, url: uploaded.url, error: undefined });
-          setNotice(`${file.name} uploaded.`);
+          run.current.done.push(file.name);
+          ended();
         },
         (error: unknown) => {
-          uploads.current.delete(key);
-          if (controller.signal.aborted) return;
+          if (controller.signal.aborted) {
+            ended();
+            return;
+          }
           const why = errorMessage(error);
           // Failed photos go last, so the numbers, the cover and the moves are the car's photos'.
           setPhotos((current) => {
@@ -96,7 +123,11 @@ export function usePhotoUploads(initial: Photo[] = []) {
             };
             return [...current.filter((candidate) => candidate.key !== key), failed];
           });
-          setNotice(`${file.name} was not uploaded: ${why}`);
+          // Said at once, and again with the others when the last upload ends.
+          const failure = `${file.name} was not uploaded: ${why}`;
+          run.current.failed.push(failure);
+          setNotice(failure);
+          ended();
         },
       );
     },
@@ -106,6 +137,7 @@ export function usePhotoUploads(initial: Photo[] = []) {
   const add = useCallback(
     (files: File[]) => {
       const problems: string[] = [];
+      const tooMany: string[] = [];
       const accepted: Photo[] = [];
       const room = MAX_LISTING_PHOTOS - photos.filter((photo) => photo.status !== 'failed').length;
       for (const file of files) {
@@ -113,7 +145,7 @@ export function usePhotoUploads(initial: Photo[] = []) {
         if (problem) {
           problems.push(`${file.name}: ${problem}`);
         } else if (accepted.length >= room) {
-          problems.push(`${file.name}: a car can have at most ${MAX_LISTING_PHOTOS} photos.`);
+          tooMany.push(file.name);
         } else {
           const previewUrl = URL.createObjectURL(file);
           objectUrls.current.add(previewUrl);
@@ -127,7 +159,11 @@ export function usePhotoUploads(initial: Photo[] = []) {
           });
         }
       }
-      setNotice(problems.join(' '));
+      const over = tooMany.length
+        ? `${tooMany.length} ${tooMany.length === 1 ? 'photo' : 'photos'} not added: a car can have at most ${MAX_LISTING_PHOTOS} (${tooMany.join(', ')}).`
+        : '';
+      setNotAdded(over);
+      setNotice([...problems, over].filter(Boolean).join(' '));
       if (accepted.length === 0) return;
       setPhotos((current) => [...current, ...accepted]);
       for (const photo of accepted) start(photo.key, photo.file!);
@@ -173,6 +209,7 @@ export function usePhotoUploads(initial: Photo[] = []) {
     photos,
     notice,
     setNotice,
+    notAdded,
     add,
     retry,
     remove,

@@ -267,7 +267,12 @@ for (const [width, height] of WIDTHS) {
       await expect(apr).toHaveValue('6');
       // 26,000 at 6% over 48 months.
       await expect(monthly).toHaveText('$610.61');
-      // The figures never touch: side by side, a clear gap between them (wrapped on a phone).
+      // Long figures (all 34,700 over 12 months) never touch: side by side, a clear gap between
+      // them (wrapped where there is no room).
+      await deposit.fill('0');
+      await term.fill('12');
+      await expect(monthly).toHaveText('$2,986.51');
+      await expect(calculator.getByTestId('total-cost')).toHaveText('$35,838');
       const boxes = await calculator.locator('dd').evaluateAll((dds) =>
         dds.map((dd) => {
           const range = document.createRange();

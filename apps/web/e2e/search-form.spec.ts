@@ -288,10 +288,12 @@ test.describe('the header on a phone', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
     await expect(page.locator(':focus')).toHaveText(/cars?$/);
     await expect(field).toBeHidden();
-    // Opened again on the results, it starts from their search.
+    // Opened on a search page loaded afresh, it starts from that search.
+    await page.goto('/cars?q=civic');
+    await waitForHydration(page);
     await open.click();
     await expect(field).toBeFocused();
-    await expect(field).toHaveValue('corolla');
+    await expect(field).toHaveValue('civic');
     await page.keyboard.press('Escape');
 
     // Wide screens keep their field in the header, and no button.

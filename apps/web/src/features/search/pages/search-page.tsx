@@ -438,6 +438,13 @@ export function SearchPage({
               {waitNote}
             </p>
           )}
+          {/* Above both buttons: why Show is waiting. */}
+          {unsent.length > 0 && (
+            <p id={unsentId} className="basis-full text-sm text-error">
+              Put the {unsent.join(' and ')} {unsent.length > 1 ? 'ranges' : 'range'} right to show
+              the cars.
+            </p>
+          )}
           <button
             type="button"
             className="button button-outline flex-1"
@@ -445,12 +452,6 @@ export function SearchPage({
           >
             Clear all
           </button>
-          {unsent.length > 0 && (
-            <p id={unsentId} className="basis-full text-sm text-error">
-              Put the {unsent.join(' and ')} {unsent.length > 1 ? 'ranges' : 'range'} right to show
-              the cars.
-            </p>
-          )}
           <button
             type="button"
             className="button button-primary flex-1"

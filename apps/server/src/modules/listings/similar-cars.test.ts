@@ -107,10 +107,11 @@ describe('similar cars', () => {
 
   it('offers a car without a body type the cars of its category near its price', async () => {
     const shown = await car({ model: 'Zeta', price: 5_000_000, year: 2018, bodyType: null });
-    const [{ categoryId }] = await app.database.db
+    const [shownRow] = await app.database.db
       .select({ categoryId: listing.categoryId })
       .from(listing)
       .where(eq(listing.id, shown));
+    const categoryId = shownRow!.categoryId;
     const sameCategory = await car({ model: 'Eta', price: 5_100_000, year: 2018, bodyType: 'Van' });
     const elsewhere = await car({ model: 'Theta', price: 5_000_000, year: 2018, bodyType: null });
     const [other] = await app.database.db

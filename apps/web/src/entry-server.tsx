@@ -26,6 +26,7 @@ import { searchKeys } from './features/search/api/query-keys';
 import { firstPagePath } from './features/search/api/search-cars';
 import { apiQueryOf, invertedRanges, setValue } from './features/search/search-state';
 import { PageMetaProvider, resolvePageMeta, type ResolvedPageMeta } from './lib/page';
+import { codeInFlight } from './lib/lazy-with-preload';
 import { createQueryClient } from './lib/query-client';
 
 /** Every page whose HTML is written at build time. */
@@ -222,11 +223,13 @@ function renderApp(
 const UNFINISHED_BOUNDARY = '<!--$!-->';
 
 /**
- * Renders a page whole. A lazy part (the header's signed-in links and its messages link)
- * suspends the first time a process renders it, while its code loads, and React leaves its
- * boundary to the browser, which reports that as an error; so the render is done again once the
- * code is in. Only a process's first pages pay this. A part that fails to render on the server
- * leaves the same mark: after three tries the page goes as it is, and the browser draws that part.
+ * Renders a page whole. A lazy part (the header's signed-in links and its messages link, the
+ * dashboard's page inside its layout) suspends the first time a process renders it, while its
+ * code loads, and React leaves its boundary to the browser, which reports that as an error; so the
+ * render is done again once the code is in: the parts made with lazyWithPreload are waited for,
+ * the others given 20 ms. A lazy part can hold another (layout, page), hence up to five tries;
+ * only a process's first pages pay this. A part that fails to render on the server leaves the same
+ * mark: after the last try the page goes as it is, and the browser draws that part.
  */
 async function renderWhole(
   url: string,
@@ -234,8 +237,8 @@ async function renderWhole(
 ): Promise<ResolvedPageMeta & { html: string }> {
   for (let attempt = 1; ; attempt += 1) {
     const rendered = renderApp(url, queryClient);
-    if (!rendered.html.includes(UNFINISHED_BOUNDARY) || attempt === 3) return rendered;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!rendered.html.includes(UNFINISHED_BOUNDARY) || attempt === 5) return rendered;
+    await Promise.all([codeInFlight(), new Promise((resolve) => setTimeout(resolve, 20))]);
   }
 }
 

@@ -124,6 +124,21 @@ test.describe('signing up', () => {
     });
   });
 
+  test('a click on the drawn dashboard before its page’s code arrives is acted on', async ({
+    page,
+  }) => {
+    await signUpWithoutRole(page);
+    // The dashboard's page code comes late: the server-drawn page shows, its button is pressed.
+    await page.route(/\/assets\/home-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    const card = page.getByRole('region', { name: 'Choose your account type' });
+    await card.getByRole('button', { name: 'Save account type' }).click();
+    await expect(card.getByRole('alert')).toHaveText('Please choose Seller or Buyer.');
+  });
+
   test('an account without a type chooses one on the dashboard', async ({ page }) => {
     // Signed up, but the second step (POST /api/user) never ran: the account has no role.
     await signUpWithoutRole(page);

@@ -80,7 +80,7 @@ test.describe('the seller’s own car page', () => {
     await editor.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Changes saved' })).toBeVisible();
     await expect(editor).toBeHidden();
-    await expect(page.getByRole('article')).toContainText('$17,250');
+    await expect(page.getByRole('article', { name: car.name })).toContainText('$17,250');
     await expect(panel.getByRole('button', { name: 'Edit' })).toBeFocused();
 
     // Withdraw asks first; the car is then withdrawn, and still its seller's to see here.

@@ -20,6 +20,7 @@ import { VerifyEmailBanner } from '../../features/account/components/verify-emai
 import { DashboardMenu } from '../../features/dashboard/components/dashboard-menu';
 import { focusWhenShown } from '../../lib/focus-when-shown';
 import { lazyWithPreload } from '../../lib/lazy-with-preload';
+import { MarkInteractive } from '../../lib/mark-interactive';
 import NotFoundRoute from '../routes/not-found';
 import { dashboardRoutes } from '../routes/dashboard/pages';
 
@@ -125,6 +126,9 @@ function Dashboard() {
               ))}
               <Route path="*" element={<NotFoundRoute />} />
             </Routes>
+            {/* After the page (the public layout leaves the mark to this boundary): a click held
+                on a drawn dashboard is made again only once its page is the app's. */}
+            <MarkInteractive />
           </Suspense>
         </ErrorBoundary>
       </div>

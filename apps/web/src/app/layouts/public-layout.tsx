@@ -32,8 +32,9 @@ export function PublicLayout() {
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
-            {/* After the page: React takes the layout over first and the page a moment later. */}
-            <MarkInteractive />
+            {/* After the page: React takes the layout over first and the page a moment later. The
+                dashboard's page is in a boundary of its own, after which its layout marks. */}
+            {!pathname.startsWith('/dashboard') && <MarkInteractive />}
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -167,6 +167,28 @@ const EnvSchema = z
     /** Live holds taken from one address at once (throw-away accounts share their address). */
     HOLD_LIMIT_PER_IP: z.coerce.number().int().min(1).default(3),
     /**
+     * Days after payment when the buyer's money goes to the seller by itself, unless the buyer
+     * confirmed hand-over sooner or opened a dispute first (decision 037).
+     */
+    HANDOVER_RELEASE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+    /**
+     * The platform's fee on a handed-over car, in percent of the price (up to two decimals); the
+     * fee is rounded up to the minor unit, in the platform's favour (decision 037).
+     */
+    PLATFORM_FEE_PERCENT: z.coerce
+      .number()
+      .min(0)
+      .max(50)
+      .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, {
+        message: 'must have at most two decimals',
+      })
+      .default(5),
+    /**
+     * How often each process releases bookings whose hand-over days have passed and sends
+     * payouts that are due (or were left sending by a crash).
+     */
+    PAYOUT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
+    /**
      * How often open payments are settled with the processor, lapsed holds freed, failed refunds
      * retried and undelivered sandbox events sent again.
      */

@@ -51,6 +51,38 @@ export const CLOSED_BECAUSE: Record<BookingCloseReason, string> = {
   'seller-deleted': 'the seller’s account was closed',
 };
 
+/**
+ * Where a paid booking's money is (decision 037): `held` by the platform until hand-over,
+ * `disputed` while an admin decides, `released` to the seller (less the fee) on hand-over, or
+ * `refunded` to the buyer. Released and refunded are final; a booking reaches at most one.
+ */
+export const SETTLEMENT_STATES = ['held', 'disputed', 'released', 'refunded'] as const;
+export type SettlementState = (typeof SETTLEMENT_STATES)[number];
+
+/** Who let the money go to the seller: the buyer, the days passing, or an admin's ruling. */
+export const RELEASED_BY = ['buyer', 'timer', 'admin'] as const;
+export type ReleasedBy = (typeof RELEASED_BY)[number];
+
+/** A dispute is `open`, `resolving` (an admin's ruling is being carried out) or `resolved`. */
+export const DISPUTE_STATUSES = ['open', 'resolving', 'resolved'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export const DISPUTE_OUTCOMES = ['release', 'refund'] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+/** A payout is `sending` (asked of the provider, not yet confirmed) or `paid`. */
+export const PAYOUT_STATUSES = ['sending', 'paid'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * The ledger's accounts (decision 037). Every movement writes entries summing to zero:
+ * charge: cash +P, escrow -P; release: escrow +P, fees -F, seller -(P-F);
+ * payout: seller +(P-F), cash -(P-F); refund: escrow +P, cash -P.
+ */
+export const LEDGER_ACCOUNTS = ['cash', 'escrow', 'fees', 'seller'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+export const LEDGER_MOVEMENTS = ['charge', 'release', 'payout', 'refund'] as const;
+export type LedgerMovement = (typeof LEDGER_MOVEMENTS)[number];
+
 export const PAYMENT_STATUSES = [
   'requires_payment',
   'succeeded',

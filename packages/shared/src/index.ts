@@ -10,6 +10,7 @@ export * from './schemas/account.ts';
 export * from './schemas/listing.ts';
 export * from './schemas/price-guide.ts';
 export * from './schemas/booking.ts';
+export * from './schemas/payouts.ts';
 export * from './schemas/admin.ts';
 export * from './vehicles.ts';
 export * from './vin.ts';

@@ -13,6 +13,12 @@ export interface PaymentGateway {
   retrieveIntent(id: string): Promise<GatewayIntent | null>;
   cancelIntent(id: string): Promise<void>;
   refund(intentId: string): Promise<void>;
+  /**
+   * Payouts to sellers (decision 037). With Stripe, Connect: an Express account per seller,
+   * onboarded on Stripe's pages, and a transfer per hand-over; with the sandbox, accounts that
+   * are ready at once and transfers kept in its own table (the built-in payout ledger).
+   */
+  readonly payouts: PayoutGateway;
   /** Checks a webhook's signature on the raw body and answers the event, or throws. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): GatewayEvent;
 }
@@ -41,3 +47,31 @@ export interface GatewayEvent {
 }
 
 export class WebhookSignatureError extends Error {}
+
+/** Connected accounts and transfers to them. Every call is safe to repeat. */
+export interface PayoutGateway {
+  /**
+   * Creates the seller's connected account (`idempotencyKey` makes a retry answer the same
+   * one) and answers its id.
+   */
+  createAccount(input: { userId: string; email: string; idempotencyKey: string }): Promise<string>;
+  /** A link to the provider's onboarding for the account, back to `returnUrl` when done. */
+  onboardingLink(input: {
+    accountId: string;
+    returnUrl: string;
+    refreshUrl: string;
+  }): Promise<string>;
+  /** Whether the account can receive payouts yet; null when the provider has no such account. */
+  accountReady(accountId: string): Promise<boolean | null>;
+  /**
+   * Sends `amountCents` to the account. The same `idempotencyKey` again (a retry after a crash)
+   * answers the transfer the first call made and moves nothing more.
+   */
+  transfer(input: {
+    accountId: string;
+    amountCents: number;
+    currency: string;
+    bookingId: string;
+    idempotencyKey: string;
+  }): Promise<{ transferId: string }>;
+}

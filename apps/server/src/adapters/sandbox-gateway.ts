@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../db/client.ts';
 import type { BackgroundWork } from '../lib/background-work.ts';
-import { sandboxEvent, sandboxIntent } from '../db/schema.ts';
+import { sandboxEvent, sandboxIntent, sandboxTransfer } from '../db/schema.ts';
 import type {
   GatewayEvent,
   GatewayIntent,
@@ -251,6 +251,41 @@ export function createSandboxGateway(
     provider: 'sandbox',
     publishableKey: null,
     onEvent: null,
+
+    // Sandbox accounts need no onboarding: ready at once, named by the request's key. Transfers
+    // are rows of sandbox_transfer, the built-in payout ledger (decision 037).
+    payouts: {
+      async createAccount({ idempotencyKey }) {
+        return `acct_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 16)}`;
+      },
+      async onboardingLink({ returnUrl }) {
+        return returnUrl;
+      },
+      async accountReady(accountId) {
+        return accountId.startsWith('acct_sandbox_') ? true : null;
+      },
+      async transfer({ accountId, amountCents, currency, bookingId, idempotencyKey }) {
+        const [made] = await db
+          .insert(sandboxTransfer)
+          .values({
+            id: `tr_${randomId(24)}`,
+            accountId,
+            amountCents,
+            currency,
+            bookingId,
+            idempotencyKey,
+          })
+          .onConflictDoNothing({ target: sandboxTransfer.idempotencyKey })
+          .returning({ id: sandboxTransfer.id });
+        if (made) return { transferId: made.id };
+        // The same key again: the transfer the first call made, and nothing moves.
+        const [existing] = await db
+          .select({ id: sandboxTransfer.id })
+          .from(sandboxTransfer)
+          .where(eq(sandboxTransfer.idempotencyKey, idempotencyKey));
+        return { transferId: existing!.id };
+      },
+    },
 
     async redeliver() {
       // Claiming pushes the next attempt forward, so two processes never send the same event

@@ -68,6 +68,54 @@ export async function createStripeGateway(options: StripeOptions): Promise<Payme
         { idempotencyKey: `refund-${intentId}` },
       );
     },
+    // Stripe Connect (decision 037): an Express account per seller, onboarded on Stripe's pages;
+    // the platform charges the buyer and later transfers the seller's share to the account.
+    payouts: {
+      async createAccount({ userId, email, idempotencyKey }) {
+        const account = await stripe.accounts.create(
+          {
+            type: 'express',
+            email,
+            metadata: { userId },
+            capabilities: { transfers: { requested: true } },
+          },
+          { idempotencyKey },
+        );
+        return account.id;
+      },
+      async onboardingLink({ accountId, returnUrl, refreshUrl }) {
+        const link = await stripe.accountLinks.create({
+          account: accountId,
+          type: 'account_onboarding',
+          return_url: returnUrl,
+          refresh_url: refreshUrl,
+        });
+        return link.url;
+      },
+      async accountReady(accountId) {
+        if (!/^acct_[A-Za-z0-9]+$/.test(accountId)) return null;
+        try {
+          const account = await stripe.accounts.retrieve(accountId);
+          return account.payouts_enabled === true;
+        } catch (error) {
+          if ((error as { statusCode?: number }).statusCode === 404) return null;
+          throw error;
+        }
+      },
+      async transfer({ accountId, amountCents, currency, bookingId, idempotencyKey }) {
+        const transfer = await stripe.transfers.create(
+          {
+            amount: amountCents,
+            currency: currency.toLowerCase(),
+            destination: accountId,
+            transfer_group: `booking_${bookingId}`,
+            metadata: { bookingId },
+          },
+          { idempotencyKey },
+        );
+        return { transferId: transfer.id };
+      },
+    },
     parseWebhook(rawBody, signature) {
       let event: Stripe.Event;
       try {

@@ -21,9 +21,16 @@ import {
   BOOKING_STATUSES,
   CONDITIONS,
   DEAL_RATINGS,
+  DISPUTE_OUTCOMES,
+  DISPUTE_STATUSES,
+  LEDGER_ACCOUNTS,
+  LEDGER_MOVEMENTS,
   LISTING_STATUSES,
   PAYMENT_STATUSES,
+  PAYOUT_STATUSES,
+  RELEASED_BY,
   ROLES,
+  SETTLEMENT_STATES,
   type Role,
 } from '@carmarket/shared';
 
@@ -503,6 +510,183 @@ export const carHold = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------------
+// Hand-over, payouts, disputes and the ledger (issue 35, decision 037)
+
+/**
+ * Where a paid booking's money is: one row per paid booking, written in the sale's transaction.
+ * The fee is fixed then (PLATFORM_FEE_PERCENT at payment time, rounded up to the minor unit).
+ */
+export const settlement = pgTable(
+  'settlement',
+  {
+    bookingId: uuid('booking_id')
+      .primaryKey()
+      .references(() => booking.id, { onDelete: 'restrict' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    priceCents: cents('price_cents').notNull(),
+    feeCents: cents('fee_cents').notNull(),
+    sellerCents: cents('seller_cents').notNull(),
+    currency: text('currency').notNull(),
+    state: text('state', { enum: SETTLEMENT_STATES }).notNull().default('held'),
+    /** When the money goes to the seller by itself unless disputed (paid + HANDOVER_RELEASE_DAYS). */
+    releaseDueAt: timestamp('release_due_at', { withTimezone: true }).notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    releasedBy: text('released_by', { enum: RELEASED_BY }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('settlement_due_idx')
+      .on(t.releaseDueAt)
+      .where(sql`${t.state} = 'held'`),
+    index('settlement_seller_idx').on(t.sellerId, t.state),
+    check('settlement_state_check', sql`${t.state} in (${oneOf(SETTLEMENT_STATES)})`),
+    check(
+      'settlement_split_check',
+      sql`${t.feeCents} >= 0 and ${t.sellerCents} >= 0 and ${t.feeCents} + ${t.sellerCents} = ${t.priceCents}`,
+    ),
+    check(
+      'settlement_released_check',
+      sql`(${t.state} = 'released') = (${t.releasedAt} is not null and ${t.releasedBy} is not null)`,
+    ),
+    check(
+      'settlement_refunded_check',
+      sql`(${t.state} = 'refunded') = (${t.refundedAt} is not null)`,
+    ),
+  ],
+);
+
+/** A buyer's dispute of a paid booking (at most one per booking), and an admin's ruling. */
+export const dispute = pgTable(
+  'dispute',
+  {
+    id: id(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => booking.id, { onDelete: 'restrict' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: DISPUTE_STATUSES }).notNull().default('open'),
+    outcome: text('outcome', { enum: DISPUTE_OUTCOMES }),
+    note: text('note'),
+    resolvedBy: uuid('resolved_by').references(() => user.id, { onDelete: 'restrict' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dispute_booking_unique').on(t.bookingId),
+    index('dispute_status_idx').on(t.status, t.createdAt, t.id),
+    check('dispute_status_check', sql`${t.status} in (${oneOf(DISPUTE_STATUSES)})`),
+    check(
+      'dispute_outcome_check',
+      sql`(${t.status} = 'open') = (${t.outcome} is null) and (${t.outcome} is null or ${t.outcome} in (${oneOf(DISPUTE_OUTCOMES)}))`,
+    ),
+  ],
+);
+
+/**
+ * Double-entry ledger: each movement of a booking's money is a few entries summing to zero,
+ * written in the transaction that changes the state. A movement happens once per booking (the
+ * unique index), so a replayed request moves nothing twice.
+ */
+export const ledgerEntry = pgTable(
+  'ledger_entry',
+  {
+    id: id(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => booking.id, { onDelete: 'restrict' }),
+    movement: text('movement', { enum: LEDGER_MOVEMENTS }).notNull(),
+    account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    /** The seller whose balance it is, for the `seller` account; null for the platform's. */
+    sellerId: uuid('seller_id').references(() => user.id, { onDelete: 'restrict' }),
+    /** Signed, in minor units. */
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entry_once').on(t.bookingId, t.movement, t.account),
+    index('ledger_entry_seller_idx').on(t.sellerId, t.account),
+    index('ledger_entry_account_idx').on(t.account, t.movement),
+    check('ledger_entry_movement_check', sql`${t.movement} in (${oneOf(LEDGER_MOVEMENTS)})`),
+    check('ledger_entry_account_check', sql`${t.account} in (${oneOf(LEDGER_ACCOUNTS)})`),
+    check(
+      'ledger_entry_seller_check',
+      sql`(${t.account} = 'seller') = (${t.sellerId} is not null)`,
+    ),
+  ],
+);
+
+/** A seller's connected account at the payment provider (Stripe Connect, or the sandbox's). */
+export const payoutAccount = pgTable(
+  'payout_account',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    provider: text('provider').notNull(),
+    accountId: text('account_id').notNull(),
+    /** `onboarding` until the provider says payouts can go to it, then `ready`. */
+    status: text('status', { enum: ['onboarding', 'ready'] })
+      .notNull()
+      .default('onboarding'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_account_provider_unique').on(t.provider, t.accountId),
+    check('payout_account_status_check', sql`${t.status} in ('onboarding', 'ready')`),
+  ],
+);
+
+/**
+ * One payout per released booking: claimed as `sending` before the provider is asked (with the
+ * booking's idempotency key), `paid` with its ledger entries once it answers. A crash between
+ * leaves it `sending`; the payout sweep asks again with the same key.
+ */
+export const payout = pgTable(
+  'payout',
+  {
+    id: id(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => booking.id, { onDelete: 'restrict' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    provider: text('provider').notNull(),
+    accountId: text('account_id').notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('sending'),
+    transferId: text('transfer_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_booking_unique').on(t.bookingId),
+    index('payout_seller_idx').on(t.sellerId, t.createdAt, t.id),
+    index('payout_sending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'sending'`),
+    check('payout_status_check', sql`${t.status} in (${oneOf(PAYOUT_STATUSES)})`),
+    check('payout_money_check', sql`${t.amountCents} >= 0`),
+    check(
+      'payout_paid_check',
+      sql`(${t.status} = 'paid') = (${t.paidAt} is not null and ${t.transferId} is not null)`,
+    ),
+  ],
+);
+
 /** Provider events already handled: webhooks arrive more than once. */
 export const processedEvent = pgTable(
   'processed_event',
@@ -558,6 +742,22 @@ export const auditLog = pgTable(
 
 // ---------------------------------------------------------------------------------------------
 // The built-in sandbox card processor's own records (it stands in for Stripe's servers).
+
+/** The sandbox's transfers to sellers' accounts: the built-in payout ledger (decision 037). */
+export const sandboxTransfer = pgTable(
+  'sandbox_transfer',
+  {
+    /** `tr_...`, like Stripe's. */
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    bookingId: text('booking_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sandbox_transfer_idempotency_unique').on(t.idempotencyKey)],
+);
 
 export const sandboxIntent = pgTable(
   'sandbox_intent',

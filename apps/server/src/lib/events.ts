@@ -33,8 +33,19 @@ export interface DomainEventMap {
    * `car.repriced`.
    */
   'car.edited': { carId: string; changed: EditedCarField[] };
-  /** A booking of the car was paid: the car is sold. */
-  'car.sold': { carId: string };
+  /**
+   * A booking of the car was paid: the car is sold. The buyer's money is held until hand-over
+   * (payouts subscribes, decision 037).
+   */
+  'car.sold': {
+    carId: string;
+    bookingId: string;
+    sellerId: string;
+    /** What the buyer paid, in minor units. */
+    priceCents: number;
+    currency: string;
+    paidAt: Date;
+  };
   /** Its seller put a withdrawn car back on sale. */
   'car.relisted': { carId: string };
   /**

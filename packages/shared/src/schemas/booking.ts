@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOOKING_CLOSE_REASONS, BOOKING_STATUSES } from '../enums.ts';
 import { textSchema } from '../text.ts';
+import { HandoverSchema } from './payouts.ts';
 
 /** 7 to 20 digits, with an optional leading + and spaces, dashes or parentheses between. */
 export const PhoneSchema = z
@@ -68,6 +69,8 @@ export const BookingSchema = z.object({
   createdAt: z.string(),
   /** Why a `closed` booking closed; null otherwise (and for bookings closed before it was kept). */
   closedReason: z.enum(BOOKING_CLOSE_REASONS).nullable(),
+  /** A paid booking's hand-over and money (decision 037); null unless paid. */
+  handover: HandoverSchema.nullable(),
 });
 export type Booking = z.infer<typeof BookingSchema>;
 export const BookingListSchema = z.array(BookingSchema);

@@ -1,4 +1,4 @@
-import type { BookedItem, Booking, Receipt } from '@carmarket/shared';
+import type { BookedItem, Booking, Handover, Receipt } from '@carmarket/shared';
 import type { BookingRow, ReceiptRow } from './bookings.service.ts';
 
 export function presentBooking(row: BookingRow): Booking {
@@ -20,6 +20,22 @@ export function presentBooking(row: BookingRow): Booking {
     sellerName: row.sellerName,
     createdAt: row.createdAt.toISOString(),
     closedReason: row.status === 'closed' ? row.closedReason : null,
+    handover: presentHandover(row),
+  };
+}
+
+/** A paid booking's hand-over and money; null for one not paid (or paid with no settlement). */
+function presentHandover(row: BookingRow): Handover | null {
+  if (row.status !== 'paid' || !row.settlementState || !row.releaseDueAt) return null;
+  return {
+    state: row.settlementState,
+    releaseDueAt: row.releaseDueAt.toISOString(),
+    releasedAt: row.releasedAt?.toISOString() ?? null,
+    releasedBy: row.releasedBy,
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+    feeCents: row.feeCents ?? 0,
+    sellerCents: row.sellerCents ?? 0,
+    disputeId: row.disputeId,
   };
 }
 

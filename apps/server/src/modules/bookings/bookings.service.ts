@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { formatMoney, type CreateBookingInput } from '@carmarket/shared';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
-import { booking, listing, user } from '../../db/schema.ts';
+import { booking, dispute, listing, settlement, user } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
@@ -19,6 +19,15 @@ const bookingWithCar = {
   carYear: listing.year,
   sellerId: listing.sellerId,
   sellerName: listing.sellerName,
+  // A paid booking's money (decision 037): its settlement and the buyer's dispute, if any.
+  settlementState: settlement.state,
+  releaseDueAt: settlement.releaseDueAt,
+  releasedAt: settlement.releasedAt,
+  releasedBy: settlement.releasedBy,
+  refundedAt: settlement.refundedAt,
+  feeCents: settlement.feeCents,
+  sellerCents: settlement.sellerCents,
+  disputeId: dispute.id,
 };
 
 export type BookingRow = Awaited<ReturnType<typeof selectBookings>>[number];
@@ -28,6 +37,8 @@ function selectBookings(db: Db) {
     .select(bookingWithCar)
     .from(booking)
     .innerJoin(listing, eq(listing.id, booking.listingId))
+    .leftJoin(settlement, eq(settlement.bookingId, booking.id))
+    .leftJoin(dispute, eq(dispute.bookingId, booking.id))
     .$dynamic();
 }
 
@@ -220,6 +231,8 @@ export async function bookedItems(db: Db, sellerId: string | null) {
     .select({ ...bookingWithCar, sold })
     .from(booking)
     .innerJoin(listing, eq(listing.id, booking.listingId))
+    .leftJoin(settlement, eq(settlement.bookingId, booking.id))
+    .leftJoin(dispute, eq(dispute.bookingId, booking.id))
     .$dynamic();
   return (sellerId ? query.where(eq(listing.sellerId, sellerId)) : query).orderBy(
     desc(booking.createdAt),

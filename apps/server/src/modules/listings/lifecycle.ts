@@ -131,22 +131,32 @@ export async function sellCar(
   events: DomainEvents,
   sale: { carId: string; bookingId: string; transactionId: string; paidAt: Date },
 ): Promise<{ sold: true; closed: ClosedBooking[] } | { sold: false; reason: 'taken' }> {
+  let paid: { priceCents: number; currency: string } | undefined;
   try {
-    await tx
+    [paid] = await tx
       .update(booking)
       .set({ status: 'paid', paidAt: sale.paidAt, transactionId: sale.transactionId })
-      .where(eq(booking.id, sale.bookingId));
+      .where(eq(booking.id, sale.bookingId))
+      .returning({ priceCents: booking.priceCents, currency: booking.currency });
   } catch (error) {
     if (isUniqueViolation(error, 'booking_one_paid_per_listing')) {
       return { sold: false, reason: 'taken' };
     }
     throw error;
   }
-  await tx
+  const [car] = await tx
     .update(listing)
     .set({ status: 'sold', holdBookingId: null, holdExpiresAt: null, advertisedAt: null })
-    .where(eq(listing.id, sale.carId));
-  await events.publish(tx, 'car.sold', { carId: sale.carId });
+    .where(eq(listing.id, sale.carId))
+    .returning({ sellerId: listing.sellerId });
+  await events.publish(tx, 'car.sold', {
+    carId: sale.carId,
+    bookingId: sale.bookingId,
+    sellerId: car!.sellerId,
+    priceCents: paid!.priceCents,
+    currency: paid!.currency,
+    paidAt: sale.paidAt,
+  });
   return { sold: true, closed: await closeOpenBookings(tx, sale.carId, 'sold') };
 }
 

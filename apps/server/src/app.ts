@@ -46,6 +46,11 @@ import { searchListings } from './modules/search/search.service.ts';
 import { sellerRoutes } from './modules/listings/seller.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
+import { handoverRoutes } from './modules/payouts/handover.routes.ts';
+import type { PayoutDeps } from './modules/payouts/payout-deps.ts';
+import { payoutRoutes } from './modules/payouts/payouts.routes.ts';
+import { subscribePayouts } from './modules/payouts/payouts.subscribers.ts';
+import { payoutSweepJob } from './jobs/payout-sweep.ts';
 import type { PaymentDeps } from './modules/payments/payment-deps.ts';
 import type { sweepPayments } from './modules/payments/sweeper.ts';
 import type { AlertDeps, runAlerts } from './modules/saved/alerts.ts';
@@ -101,6 +106,12 @@ export interface App {
     deps: PaymentDeps;
     sweep: () => ReturnType<typeof sweepPayments>;
     sandboxWebhookSecret: string;
+  };
+  /** Hand-over, disputes and payouts (decision 037). */
+  payouts: {
+    deps: PayoutDeps;
+    /** One run of the payout sweep (it runs every PAYOUT_SWEEP_SECONDS by itself). */
+    sweep: () => Promise<{ released: number; paid: number }>;
   };
   /** Deletes photos no car has shown for a day (runs hourly by itself). */
   sweepUploads: () => Promise<number>;
@@ -265,6 +276,10 @@ export async function buildApp({
   subscribeMessages(events, live);
   subscribeListings(events, mailer);
   subscribePriceGuide(events);
+  subscribePayouts(events, {
+    feePercent: config.PLATFORM_FEE_PERCENT,
+    releaseDays: config.HANDOVER_RELEASE_DAYS,
+  });
   // VIN decoding (decision 033): a child process, started by the first decode, ended when idle.
   const vinDecoder = createVinDecoder({
     log: app.log,
@@ -358,6 +373,17 @@ export async function buildApp({
   // Every job (jobs/, decision 026), started one way; closing stops each, waiting for its run in
   // progress, before the database closes (the onClose hook above runs after this one).
   const paymentSweep = paymentSweepJob(paymentDeps, config.PAYMENT_SWEEP_SECONDS * 1000);
+  const payoutDeps: PayoutDeps = {
+    db: database.db,
+    gateway,
+    mail: mailSender,
+    log: app.log,
+    siteOrigin,
+    currency: config.CURRENCY,
+    feePercent: config.PLATFORM_FEE_PERCENT,
+    releaseDays: config.HANDOVER_RELEASE_DAYS,
+  };
+  const payoutSweep = payoutSweepJob(payoutDeps, config.PAYOUT_SWEEP_SECONDS * 1000);
   const cleanupMs = config.CLEANUP_INTERVAL_MINUTES * 60_000;
   const uploadSweep = uploadSweepJob(database.db, storage, app.log, cleanupMs);
   const deletedAccounts = deletedAccountsJob(
@@ -380,6 +406,7 @@ export async function buildApp({
   const jobs = startJobs(
     [
       paymentSweep,
+      payoutSweep,
       uploadSweep,
       deletedAccounts,
       alerts,
@@ -487,6 +514,8 @@ export async function buildApp({
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,
         });
+        await api.register(handoverRoutes, { deps: payoutDeps });
+        await api.register(payoutRoutes, { deps: payoutDeps });
         await api.register(uploadRoutes, {
           db: database.db,
           storage,
@@ -523,6 +552,7 @@ export async function buildApp({
     auth,
     outboxDir,
     payments: { deps: paymentDeps, sweep: () => paymentSweep.run(), sandboxWebhookSecret },
+    payouts: { deps: payoutDeps, sweep: () => payoutSweep.run() },
     sweepUploads: () => uploadSweep.run(),
     releaseDeletedEmails: () => deletedAccounts.run(),
     runAlerts: () => alerts.run(),

@@ -26,6 +26,7 @@ const features = [
   'price-guide',
   'vin',
   'sellers',
+  'payouts',
 ];
 
 function sourceFiles(dir: string): string[] {

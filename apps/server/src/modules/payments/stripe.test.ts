@@ -1,98 +1,15 @@
-import http from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../test/client.ts';
+import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-interface FakeIntent {
-  id: string;
-  object: 'payment_intent';
-  amount: number;
-  currency: string;
-  status: string;
-  client_secret: string;
-  metadata: Record<string, string>;
-}
-
-/** Answers the few Stripe API calls the adapter makes, and remembers them. */
-async function startFakeStripe() {
-  const intents = new Map<string, FakeIntent>();
-  const requests: Array<{
-    method: string;
-    path: string;
-    body: URLSearchParams;
-    idempotencyKey?: string;
-    auth?: string;
-  }> = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => (raw += chunk));
-    req.on('end', () => {
-      const path = req.url!.split('?')[0]!;
-      const body = new URLSearchParams(raw);
-      requests.push({
-        method: req.method!,
-        path,
-        body,
-        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-        auth: req.headers.authorization,
-      });
-      res.setHeader('content-type', 'application/json');
-      const send = (status: number, value: unknown) => {
-        res.statusCode = status;
-        res.end(JSON.stringify(value));
-      };
-      if (req.method === 'POST' && path === '/v1/payment_intents') {
-        const id = `pi_fake${intents.size + 1}`;
-        const intent: FakeIntent = {
-          id,
-          object: 'payment_intent',
-          amount: Number(body.get('amount')),
-          currency: body.get('currency')!,
-          status: 'requires_payment_method',
-          client_secret: `${id}_secret_abc`,
-          metadata: { bookingId: body.get('metadata[bookingId]')! },
-        };
-        intents.set(id, intent);
-        return send(200, intent);
-      }
-      const match = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
-      if (match) {
-        const intent = intents.get(match[1]!);
-        if (!intent)
-          return send(404, {
-            error: {
-              type: 'invalid_request_error',
-              code: 'resource_missing',
-              message: 'No such payment_intent',
-            },
-          });
-        if (match[2]) intent.status = 'canceled';
-        return send(200, intent);
-      }
-      if (req.method === 'POST' && path === '/v1/refunds')
-        return send(200, { id: 're_fake', object: 'refund', status: 'succeeded' });
-      return send(404, {
-        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` },
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    intents,
-    requests,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
 
 describe('the Stripe adapter', () => {
   let app: TestApp;
-  let stripeApi: Awaited<ReturnType<typeof startFakeStripe>>;
+  let stripeApi: FakeStripe;
   const stripe = new Stripe('sk_test_fake');
   beforeAll(async () => {
     stripeApi = await startFakeStripe();

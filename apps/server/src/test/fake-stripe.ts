@@ -1,0 +1,222 @@
+import http from 'node:http';
+
+export interface FakeIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+}
+
+export interface FakeAccount {
+  id: string;
+  object: 'account';
+  type: string;
+  email: string | null;
+  metadata: Record<string, string>;
+  payouts_enabled: boolean;
+}
+
+export interface FakeTransfer {
+  id: string;
+  object: 'transfer';
+  amount: number;
+  currency: string;
+  destination: string;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  /** The Idempotency-Key it was made with (not a field of Stripe's). */
+  idempotencyKey: string | undefined;
+}
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  body: URLSearchParams;
+  idempotencyKey?: string;
+  auth?: string;
+}
+
+const notFound = (what: string) => ({
+  error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` },
+});
+
+/** The `metadata[...]` fields of a form body, as Stripe reads them. */
+function metadataOf(body: URLSearchParams): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [name, value] of body) {
+    const match = /^metadata\[(.+)\]$/.exec(name);
+    if (match) metadata[match[1]!] = value;
+  }
+  return metadata;
+}
+
+/**
+ * A local stand-in for Stripe's API: answers the calls the adapter makes (payment intents,
+ * refunds, Connect accounts, account links, transfers) and remembers every request. Account
+ * creation and transfers honour the Idempotency-Key as Stripe does: the same key answers what
+ * the first request made. A test can hold transfers (`stallTransfers`) to kill a server mid-call.
+ */
+export async function startFakeStripe() {
+  const intents = new Map<string, FakeIntent>();
+  const accounts = new Map<string, FakeAccount>();
+  /** Every transfer made, in order; one per Idempotency-Key. */
+  const transfers: FakeTransfer[] = [];
+  const requests: FakeRequest[] = [];
+  /** What a key answered the first time: Stripe replays it for the same key. */
+  const answered = new Map<string, { status: number; value: unknown }>();
+  let stall: { arrived: (request: FakeRequest) => void } | null = null;
+  const stalled: http.ServerResponse[] = [];
+
+  function handle(request: FakeRequest): { status: number; value: unknown } | 'stall' {
+    const { method, path, body } = request;
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      const id = `pi_fake${intents.size + 1}`;
+      const intent: FakeIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(body.get('amount')),
+        currency: body.get('currency')!,
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_abc`,
+        metadata: { bookingId: body.get('metadata[bookingId]')! },
+      };
+      intents.set(id, intent);
+      return { status: 200, value: intent };
+    }
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
+    if (intentPath) {
+      const intent = intents.get(intentPath[1]!);
+      if (!intent) return { status: 404, value: notFound('payment_intent') };
+      if (intentPath[2]) intent.status = 'canceled';
+      return { status: 200, value: intent };
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      return { status: 200, value: { id: 're_fake', object: 'refund', status: 'succeeded' } };
+    }
+    if (method === 'POST' && path === '/v1/accounts') {
+      const account: FakeAccount = {
+        id: `acct_fake${accounts.size + 1}`,
+        object: 'account',
+        type: body.get('type') ?? 'express',
+        email: body.get('email'),
+        metadata: metadataOf(body),
+        payouts_enabled: false,
+      };
+      accounts.set(account.id, account);
+      return { status: 200, value: account };
+    }
+    const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);
+    if (method === 'GET' && accountPath) {
+      const account = accounts.get(accountPath[1]!);
+      return account
+        ? { status: 200, value: account }
+        : { status: 404, value: notFound('account') };
+    }
+    if (method === 'POST' && path === '/v1/account_links') {
+      const accountId = body.get('account') ?? '';
+      if (!accounts.has(accountId)) return { status: 404, value: notFound('account') };
+      return {
+        status: 200,
+        value: {
+          object: 'account_link',
+          url: `https://connect.stripe.test/setup/e/${accountId}`,
+          return_url: body.get('return_url'),
+          refresh_url: body.get('refresh_url'),
+          created: Math.floor(Date.now() / 1000),
+          expires_at: Math.floor(Date.now() / 1000) + 300,
+        },
+      };
+    }
+    if (method === 'POST' && path === '/v1/transfers') {
+      const destination = body.get('destination') ?? '';
+      if (!accounts.has(destination)) return { status: 404, value: notFound('account') };
+      const transfer: FakeTransfer = {
+        id: `tr_fake${transfers.length + 1}`,
+        object: 'transfer',
+        amount: Number(body.get('amount')),
+        currency: body.get('currency')!,
+        destination,
+        transfer_group: body.get('transfer_group'),
+        metadata: metadataOf(body),
+        idempotencyKey: request.idempotencyKey,
+      };
+      transfers.push(transfer);
+      // Made, as Stripe would have made it; the answer is what may never reach the caller.
+      return stall ? 'stall' : { status: 200, value: transfer };
+    }
+    return {
+      status: 404,
+      value: {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` },
+      },
+    };
+  }
+
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const request: FakeRequest = {
+        method: req.method!,
+        path: req.url!.split('?')[0]!,
+        body: new URLSearchParams(raw),
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        auth: req.headers.authorization,
+      };
+      requests.push(request);
+      res.setHeader('content-type', 'application/json');
+      const key = request.idempotencyKey && `${request.method} ${request.idempotencyKey}`;
+      const replay = key ? answered.get(key) : undefined;
+      const answer = replay ?? handle(request);
+      if (answer === 'stall') {
+        stalled.push(res);
+        // The key's answer is kept, so a retry after the caller died gets the same transfer.
+        if (key) answered.set(key, { status: 200, value: transfers.at(-1) });
+        stall?.arrived(request);
+        return;
+      }
+      if (key && !replay) answered.set(key, answer);
+      res.statusCode = answer.status;
+      res.end(JSON.stringify(answer.value));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    accounts,
+    transfers,
+    requests,
+    /** What Stripe says once the seller finished (or lost) onboarding. */
+    setPayoutsEnabled(accountId: string, enabled: boolean) {
+      accounts.get(accountId)!.payouts_enabled = enabled;
+    },
+    /**
+     * From now on a transfer is made but never answered, until `resumeTransfers`; answers when
+     * the first such transfer has arrived.
+     */
+    stallTransfers(): Promise<FakeRequest> {
+      return new Promise((resolve) => {
+        stall = { arrived: resolve };
+      });
+    },
+    resumeTransfers() {
+      stall = null;
+      for (const res of stalled.splice(0)) {
+        if (!res.destroyed) res.end(JSON.stringify(transfers.at(-1)));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of stalled.splice(0)) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;

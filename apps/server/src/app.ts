@@ -382,6 +382,7 @@ export async function buildApp({
     currency: config.CURRENCY,
     feePercent: config.PLATFORM_FEE_PERCENT,
     releaseDays: config.HANDOVER_RELEASE_DAYS,
+    counters,
   };
   const payoutSweep = payoutSweepJob(payoutDeps, config.PAYOUT_SWEEP_SECONDS * 1000);
   const cleanupMs = config.CLEANUP_INTERVAL_MINUTES * 60_000;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
+import type { CounterStore } from '../../lib/rate-limit.ts';
 import type { MailSender } from '../mail/mail-queue.ts';
 
 /** What hand-over, disputes and payouts need (decision 037). */
@@ -16,4 +17,6 @@ export interface PayoutDeps {
   currency: string;
   feePercent: number;
   releaseDays: number;
+  /** Rate limits of the calls that cost a provider's calls (a payout account's set-up). */
+  counters: CounterStore;
 }

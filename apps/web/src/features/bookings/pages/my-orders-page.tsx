@@ -1,5 +1,5 @@
 import { CLOSED_BECAUSE, formatMoney, type Booking } from '@carmarket/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -10,6 +10,8 @@ import { useSession } from '../../auth';
 import { useCancelBooking } from '../api/cancel-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { BookingStatusBadge } from '../components/booking-status-badge';
+import { ConfirmHandoverDialog, ReportProblemDialog } from '../components/handover-dialogs';
+import { focusHandover, HandoverStatus } from '../components/handover-status';
 import { paymentPath, receiptPath } from '../paths';
 
 const bookedOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -43,20 +45,57 @@ function CarLink({ booking }: { booking: Booking }) {
   );
 }
 
+/** What the buttons of a row open: cancelling a booking, confirming hand-over, a problem. */
+interface OrderActions {
+  onCancel: (booking: Booking) => void;
+  onHandover: (booking: Booking) => void;
+  onReport: (booking: Booking) => void;
+}
+
+/** A booking's badge, and for a paid one where its money is. */
+function OrderStatus({ booking }: { booking: Booking }) {
+  return (
+    <div className="grid justify-items-start gap-1.5">
+      <BookingStatusBadge status={booking.status} />
+      {booking.handover && (
+        <HandoverStatus bookingId={booking._id} handover={booking.handover} reader="buyer" />
+      )}
+    </div>
+  );
+}
+
 /**
  * Pay and Cancel for a pending booking; the receipt and transaction id of a paid one (its badge
- * already says Paid); why a cancelled or closed one ended.
+ * already says Paid), with Confirm hand-over and Report a problem while its money is held; why a
+ * cancelled or closed one ended.
  */
 function BookingActions({
   booking,
   onCancel,
-}: {
-  booking: Booking;
-  onCancel: (booking: Booking) => void;
-}) {
+  onHandover,
+  onReport,
+}: { booking: Booking } & OrderActions) {
   if (booking.status === 'paid') {
     return (
       <div className="grid justify-items-start gap-1.5">
+        {booking.handover?.state === 'held' && (
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="button button-primary button-sm"
+              onClick={() => onHandover(booking)}
+            >
+              Confirm hand-over<span className="sr-only"> of the {booking.name}</span>
+            </button>
+            <button
+              type="button"
+              className="button button-outline button-sm"
+              onClick={() => onReport(booking)}
+            >
+              Report a problem<span className="sr-only"> with the {booking.name}</span>
+            </button>
+          </div>
+        )}
         <Link to={receiptPath(booking._id)} className="button button-outline button-sm">
           Receipt<span className="sr-only"> for the {booking.name}</span>
         </Link>
@@ -99,13 +138,7 @@ function BookingActions({
   );
 }
 
-function OrdersTable({
-  bookings,
-  onCancel,
-}: {
-  bookings: Booking[];
-  onCancel: (booking: Booking) => void;
-}) {
+function OrdersTable({ bookings, actions }: { bookings: Booking[]; actions: OrderActions }) {
   const head = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-muted uppercase';
   const cell = 'px-4 py-3 align-middle';
   return (
@@ -144,10 +177,10 @@ function OrdersTable({
                 <BookedDate booking={booking} />
               </td>
               <td className={cell}>
-                <BookingStatusBadge status={booking.status} />
+                <OrderStatus booking={booking} />
               </td>
               <td className={cell}>
-                <BookingActions booking={booking} onCancel={onCancel} />
+                <BookingActions booking={booking} {...actions} />
               </td>
             </tr>
           ))}
@@ -157,13 +190,7 @@ function OrdersTable({
   );
 }
 
-function OrdersCards({
-  bookings,
-  onCancel,
-}: {
-  bookings: Booking[];
-  onCancel: (booking: Booking) => void;
-}) {
+function OrdersCards({ bookings, actions }: { bookings: Booking[]; actions: OrderActions }) {
   return (
     <ul className="grid gap-4 @2xl:hidden">
       {bookings.map((booking) => (
@@ -187,12 +214,12 @@ function OrdersCards({
             <div className="col-span-2">
               <dt className="sr-only">Status</dt>
               <dd>
-                <BookingStatusBadge status={booking.status} />
+                <OrderStatus booking={booking} />
               </dd>
             </div>
           </dl>
           <div className="mt-4">
-            <BookingActions booking={booking} onCancel={onCancel} />
+            <BookingActions booking={booking} {...actions} />
           </div>
         </li>
       ))}
@@ -272,6 +299,24 @@ export function MyOrdersPage() {
   const email = user?.email ?? '';
   const bookings = useMyBookings(email);
   const [cancelling, setCancelling] = useState<Booking | null>(null);
+  const [handingOver, setHandingOver] = useState<Booking | null>(null);
+  const [reporting, setReporting] = useState<Booking | null>(null);
+  const actions: OrderActions = {
+    onCancel: setCancelling,
+    onHandover: setHandingOver,
+    onReport: setReporting,
+  };
+  // The buttons that opened the dialog are gone once the list shows the new state: focus goes
+  // to the booking's words about its money instead of falling back to the page.
+  const [changed, setChanged] = useState<string | null>(null);
+  const shownState = changed
+    ? bookings.data?.find((booking) => booking._id === changed)?.handover?.state
+    : undefined;
+  useEffect(() => {
+    if (!changed || shownState === undefined || shownState === 'held') return;
+    focusHandover(changed);
+    setChanged(null);
+  }, [changed, shownState]);
 
   const body = (
     <PageState
@@ -293,8 +338,8 @@ export function MyOrdersPage() {
     >
       {(data) => (
         <div className="@container">
-          <OrdersTable bookings={data} onCancel={setCancelling} />
-          <OrdersCards bookings={data} onCancel={setCancelling} />
+          <OrdersTable bookings={data} actions={actions} />
+          <OrdersCards bookings={data} actions={actions} />
         </div>
       )}
     </PageState>
@@ -306,9 +351,20 @@ export function MyOrdersPage() {
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">My Orders</h1>
       <p className="mt-3 text-lg text-muted">
         The cars you booked. Pay for one to make it yours; until then other buyers can book it too.
+        The money waits until you confirm you have the car.
       </p>
       <div className="mt-8">{body}</div>
       <CancelBookingDialog booking={cancelling} onClose={() => setCancelling(null)} />
+      <ConfirmHandoverDialog
+        booking={handingOver}
+        onClose={() => setHandingOver(null)}
+        onDone={(booking) => setChanged(booking._id)}
+      />
+      <ReportProblemDialog
+        booking={reporting}
+        onClose={() => setReporting(null)}
+        onDone={(booking) => setChanged(booking._id)}
+      />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { formatMoney, type BookedItem } from '@carmarket/shared';
 
 import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { formatDate } from '../../../lib/format-date';
-import { BookingStatusBadge } from '../../bookings';
+import { BookingStatusBadge, HandoverStatus } from '../../bookings';
 import { useBookedItems } from '../api/booked-items';
 import { SaleLabel } from './car-labels';
 import { compactTable } from './my-cars';
@@ -21,6 +21,18 @@ function Buyer({ item }: { item: BookedItem }) {
         {item.userPhone}
       </a>
     </>
+  );
+}
+
+/** The booking's badge, and for a paid one where its money is. */
+function BookingStatus({ item }: { item: BookedItem }) {
+  return (
+    <div className="grid justify-items-start gap-1.5">
+      <BookingStatusBadge status={item.status} />
+      {item.handover && (
+        <HandoverStatus bookingId={item._id} handover={item.handover} reader="seller" />
+      )}
+    </div>
   );
 }
 
@@ -55,7 +67,7 @@ function BookingsTable({ items }: { items: BookedItem[] }) {
               <td>{item.userLocation}</td>
               <td className="whitespace-nowrap">{formatMoney(item.price, item.currency)}</td>
               <td>
-                <BookingStatusBadge status={item.status} />
+                <BookingStatus item={item} />
               </td>
               <td>
                 <SaleLabel sold={item.sold} />
@@ -90,7 +102,7 @@ function BookingCards({ items }: { items: BookedItem[] }) {
             <dd>{formatDate(item.createdAt)}</dd>
             <dt className="text-muted">Status</dt>
             <dd>
-              <BookingStatusBadge status={item.status} />
+              <BookingStatus item={item} />
             </dd>
           </dl>
         </li>

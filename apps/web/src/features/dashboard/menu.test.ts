@@ -16,14 +16,21 @@ describe('dashboard menu', () => {
     ]);
   });
 
-  it('gives sellers Add a car, My cars and Messages, and their account', () => {
-    expect(labels(['Seller'])).toEqual(['Add a car', 'My cars', 'Messages', 'My account']);
+  it('gives sellers Add a car, My cars, Payouts and Messages, and their account', () => {
+    expect(labels(['Seller'])).toEqual([
+      'Add a car',
+      'My cars',
+      'Payouts',
+      'Messages',
+      'My account',
+    ]);
   });
 
   it('gives an account that buys and sells the pages of both, and Messages once', () => {
     expect(labels(['Buyer', 'Seller'])).toEqual([
       'Add a car',
       'My cars',
+      'Payouts',
       'My Orders',
       'Messages',
       'Saved cars',
@@ -32,7 +39,7 @@ describe('dashboard menu', () => {
     ]);
   });
 
-  it('gives admins the user lists, the categories, the reports and the seller and buyer pages too, but no saved cars or messages', () => {
+  it('gives admins the user lists, the categories, the reports, the disputes and the seller and buyer pages too, but no saved cars or messages', () => {
     expect(labels(['admin'])).toEqual([
       'All Users',
       'All Sellers',
@@ -40,6 +47,7 @@ describe('dashboard menu', () => {
       'Categories',
       'Audit Log',
       'Reports',
+      'Disputes',
       'Add a car',
       'My cars',
       'My Orders',

@@ -69,6 +69,13 @@ const selling: MenuSection = {
   ],
 };
 
+// Sellers' own money: admins list no cars of their own to be paid for.
+const payouts: MenuEntry = {
+  to: '/dashboard/payouts',
+  label: 'Payouts',
+  description: 'Your balance, payout account and the money sent to it.',
+};
+
 const administration: MenuSection = {
   title: 'Administration',
   entries: [
@@ -102,6 +109,11 @@ const administration: MenuSection = {
       label: 'Reports',
       description: 'Conversations people reported, to read and deal with.',
     },
+    {
+      to: '/dashboard/disputes',
+      label: 'Disputes',
+      description: 'Buyers’ problems with cars they paid for: release the money or refund it.',
+    },
   ],
 };
 
@@ -126,7 +138,7 @@ export function menuFor(roles: readonly Role[]): readonly MenuSection[] {
   const sells = roles.includes('Seller');
   const buys = roles.includes('Buyer');
   return [
-    ...(sells ? [selling] : []),
+    ...(sells ? [{ ...selling, entries: [...selling.entries, payouts] }] : []),
     ...(buys ? [buying] : []),
     ...(sells || buys ? [talking] : []),
     ...(buys ? [keepingTrack] : []),

@@ -24,10 +24,12 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { path: 'messages/:id?', file: 'messages', roles: ['Buyer', 'Seller'] },
   { path: 'add-product', file: 'add-product', roles: ['Seller'] },
   { path: 'my-products', file: 'my-products', roles: ['Seller'] },
+  { path: 'payouts', file: 'payouts', roles: ['Seller'] },
   { path: 'allUser', file: 'all-users', roles: ['admin'] },
   { path: 'users/:id/cars', file: 'user-cars', roles: ['admin'] },
   { path: 'audit', file: 'audit', roles: ['admin'] },
   { path: 'categories', file: 'categories', roles: ['admin'] },
   { path: 'settings', file: 'settings' },
   { path: 'reports', file: 'reports', roles: ['admin'] },
+  { path: 'disputes', file: 'disputes', roles: ['admin'] },
 ];

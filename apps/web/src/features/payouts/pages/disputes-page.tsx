@@ -1,0 +1,221 @@
+import { formatMoney, type Dispute, type DisputeStatus } from '@carmarket/shared';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+
+import { EmptyState, PageState } from '../../../components/ui/page-state';
+import { formatDate } from '../../../lib/format-date';
+import { usePage } from '../../../lib/page';
+import { useQueryParams } from '../../../lib/use-query-params';
+import { useDisputes } from '../api/disputes';
+import {
+  ResolveDisputeDialog,
+  rulingWords,
+  type Ruling,
+} from '../components/resolve-dispute-dialog';
+
+const TABS: readonly { status: DisputeStatus; label: string }[] = [
+  { status: 'open', label: 'Open' },
+  { status: 'resolving', label: 'Being carried out' },
+  { status: 'resolved', label: 'Resolved' },
+];
+
+const DISPUTES_PATH = '/dashboard/disputes';
+
+const OUTCOME = { release: 'Released to the seller', refund: 'Refunded to the buyer' } as const;
+
+function DisputeCard({ dispute, onRule }: { dispute: Dispute; onRule: (ruling: Ruling) => void }) {
+  const titleId = `dispute-${dispute._id}`;
+  return (
+    <li
+      aria-labelledby={titleId}
+      className="rounded-box border border-base-300 bg-base-100 p-4 card-shadow sm:p-5"
+      data-testid="dispute"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={titleId} className="text-lg font-bold">
+          <Link to={`/listing/${dispute.listingId}`} className="hover:text-primary hover:underline">
+            {dispute.carName}
+          </Link>
+        </h3>
+        <p className="text-lg font-bold">{formatMoney(dispute.amount, dispute.currency)}</p>
+      </div>
+      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="text-muted">Buyer</dt>
+        <dd className="min-w-0 break-words">
+          {dispute.buyerName} ·{' '}
+          <a href={`mailto:${dispute.buyerEmail}`} className="text-link">
+            {dispute.buyerEmail}
+          </a>
+        </dd>
+        <dt className="text-muted">Seller</dt>
+        <dd>{dispute.sellerName}</dd>
+        <dt className="text-muted">Opened</dt>
+        <dd>
+          <time dateTime={dispute.createdAt}>{formatDate(dispute.createdAt)}</time>
+        </dd>
+        <dt className="text-muted">Reason</dt>
+        <dd className="whitespace-pre-line">{dispute.reason}</dd>
+        {dispute.outcome && (
+          <>
+            <dt className="text-muted">Ruling</dt>
+            <dd>
+              {OUTCOME[dispute.outcome]}
+              {dispute.resolvedAt && (
+                <>
+                  {' '}
+                  on <time dateTime={dispute.resolvedAt}>{formatDate(dispute.resolvedAt)}</time>
+                </>
+              )}
+            </dd>
+          </>
+        )}
+        {dispute.note && (
+          <>
+            <dt className="text-muted">Note</dt>
+            <dd className="whitespace-pre-line">{dispute.note}</dd>
+          </>
+        )}
+      </dl>
+      {dispute.status === 'open' && (
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row">
+          <button
+            type="button"
+            className="button button-primary button-sm"
+            onClick={() => onRule({ dispute, outcome: 'release' })}
+          >
+            Release to seller<span className="sr-only"> for the {dispute.carName}</span>
+          </button>
+          <button
+            type="button"
+            className="button button-outline button-sm"
+            onClick={() => onRule({ dispute, outcome: 'refund' })}
+          >
+            Refund buyer<span className="sr-only"> for the {dispute.carName}</span>
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function DisputeList({
+  status,
+  onRule,
+}: {
+  status: DisputeStatus;
+  onRule: (ruling: Ruling) => void;
+}) {
+  const disputes = useDisputes(status);
+  const label = TABS.find((tab) => tab.status === status)?.label.toLowerCase() ?? status;
+  return (
+    <PageState
+      query={disputes}
+      loading="Loading disputes…"
+      what="the disputes"
+      isEmpty={(data) => data.pages[0]?.items.length === 0}
+      empty={
+        <EmptyState
+          title={status === 'open' ? 'No open disputes' : `No disputes ${label}`}
+          description={
+            status === 'open'
+              ? 'When a buyer reports a problem with a car they paid for, it shows here.'
+              : undefined
+          }
+        />
+      }
+    >
+      {(data) => (
+        <>
+          <ul className="grid gap-4">
+            {data.pages
+              .flatMap((page) => page.items)
+              .map((dispute) => (
+                <DisputeCard key={dispute._id} dispute={dispute} onRule={onRule} />
+              ))}
+          </ul>
+          {disputes.hasNextPage && (
+            <div className="mt-6 flex justify-center">
+              <button
+                type="button"
+                className="button button-outline"
+                disabled={disputes.isFetchingNextPage}
+                onClick={() => void disputes.fetchNextPage()}
+              >
+                {disputes.isFetchingNextPage ? 'Loading more disputes…' : 'Show more'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </PageState>
+  );
+}
+
+/**
+ * Disputes (`/dashboard/disputes`, admins): buyers' problems with cars they paid for, each
+ * released to the seller or refunded to the buyer with a note; `?status=` shows the others.
+ */
+export function DisputesPage() {
+  usePage({ title: 'Disputes' });
+  const [params] = useQueryParams();
+  const asked = params.get('status');
+  const status = TABS.find((tab) => tab.status === asked)?.status ?? 'open';
+  const [ruling, setRuling] = useState<Ruling | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const doneRef = useRef<HTMLParagraphElement>(null);
+
+  // The buttons that opened the dialog left with the dispute: the message takes focus instead.
+  useEffect(() => {
+    if (done) doneRef.current?.focus();
+  }, [done]);
+
+  return (
+    <div className="max-w-4xl">
+      <p className="section-eyebrow">Administration</p>
+      <h1 className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">Disputes</h1>
+      <p className="mt-3 max-w-2xl leading-7 text-muted">
+        Buyers who paid for a car and reported a problem instead of confirming hand-over. The money
+        is held until you release it to the seller or refund the buyer; both are mailed your note.
+      </p>
+
+      <nav aria-label="Disputes by status" className="mt-6">
+        <ul className="flex flex-wrap gap-2">
+          {TABS.map((tab) => (
+            <li key={tab.status}>
+              <Link
+                to={tab.status === 'open' ? DISPUTES_PATH : `${DISPUTES_PATH}?status=${tab.status}`}
+                aria-current={tab.status === status ? 'page' : undefined}
+                className={`button button-sm ${tab.status === status ? 'button-primary' : 'button-outline'}`}
+                onClick={() => setDone(null)}
+              >
+                {tab.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <p
+        ref={doneRef}
+        tabIndex={-1}
+        role="status"
+        className={done ? 'alert alert-success alert-soft mt-6' : 'sr-only'}
+      >
+        {done}
+      </p>
+
+      <section aria-labelledby="disputes-title" className="mt-6">
+        <h2 id="disputes-title" className="sr-only">
+          {TABS.find((tab) => tab.status === status)?.label} disputes
+        </h2>
+        <DisputeList status={status} onRule={setRuling} />
+      </section>
+
+      <ResolveDisputeDialog
+        ruling={ruling}
+        onClose={() => setRuling(null)}
+        onResolved={(resolved) => setDone(rulingWords(resolved).done)}
+      />
+    </div>
+  );
+}

@@ -1,11 +1,17 @@
 import { formatMoney, type Role, type Stats } from '@carmarket/shared';
-import type { ReactNode } from 'react';
+import { lazy } from 'react';
 import { Link } from 'react-router';
 
 import { PageState } from '../../../components/ui/page-state';
+import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
 import { useStats } from '../api/get-stats';
 import { BarChart, type Bar } from './bar-chart';
+import { Figure, Figures } from './figures';
 import { SalesChart } from './sales-chart';
+
+// Admins only, and after the page: its code stays out of the dashboard home's chunk, and the
+// server's render of the home asks for nothing more.
+const MoneyOverview = lazy(() => import('./money-overview'));
 
 const BOOKING_STATUSES = [
   ['pending', 'Awaiting payment'],
@@ -35,20 +41,6 @@ function barsOf(counts: Record<string, number>, labels: readonly (readonly [stri
 
 const sum = (counts: Record<string, number>) =>
   Object.values(counts).reduce((total, value) => total + value, 0);
-
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
-  return (
-    <div className="min-w-0 rounded-box border border-base-300 bg-base-100 p-4 sm:p-5">
-      <dt className="text-sm font-medium text-muted">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold tracking-tight break-words sm:text-3xl">{value}</dd>
-      {hint && <dd className="mt-1 text-sm text-muted">{hint}</dd>}
-    </div>
-  );
-}
-
-function Figures({ children }: { children: ReactNode }) {
-  return <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">{children}</dl>;
-}
 
 function BuyerOverview({ stats }: { stats: Stats }) {
   const bookings = stats.bookingsByStatus;
@@ -129,6 +121,11 @@ function AdminOverview({ stats }: { stats: Stats }) {
           value={formatMoney(salesTotal(stats), stats.currency)}
         />
       </Figures>
+      <LoadedWhenHydrated
+        fallback={<div aria-hidden="true" className="h-64 rounded-box bg-base-200 sm:h-40" />}
+      >
+        <MoneyOverview />
+      </LoadedWhenHydrated>
       <div className="grid gap-4 lg:grid-cols-2">
         <BarChart title="Users by role" bars={barsOf(users, roles)} tone="secondary" />
         <BarChart

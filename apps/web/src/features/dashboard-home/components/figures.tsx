@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+
+/** One figure of the dashboard home: its label, its value, and a line under it. */
+export function Figure({
+  label,
+  value,
+  hint,
+}: {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+}) {
+  return (
+    <div className="min-w-0 rounded-box border border-base-300 bg-base-100 p-4 sm:p-5">
+      <dt className="text-sm font-medium text-muted">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold tracking-tight break-words sm:text-3xl">{value}</dd>
+      {hint && <dd className="mt-1 text-sm text-muted">{hint}</dd>}
+    </div>
+  );
+}
+
+export function Figures({ children }: { children: ReactNode }) {
+  return <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">{children}</dl>;
+}

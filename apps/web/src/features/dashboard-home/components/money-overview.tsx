@@ -1,0 +1,63 @@
+import { formatMoney } from '@carmarket/shared';
+import { Link } from 'react-router';
+
+import { PageState } from '../../../components/ui/page-state';
+import { useMoneySummary } from '../api/get-money';
+import { Figure, Figures } from './figures';
+
+/** The admins' money figures: what is held, earned, paid out and refunded; open disputes. */
+export function MoneyOverview() {
+  const money = useMoneySummary();
+  return (
+    <section aria-labelledby="money-title" aria-busy={money.isPending || undefined}>
+      <h3 id="money-title" className="text-lg font-bold">
+        Money
+      </h3>
+      <div className="mt-3">
+        <PageState
+          query={money}
+          loading="Loading the money figures…"
+          skeleton={
+            <div aria-hidden="true" className="h-28 animate-pulse rounded-box bg-base-200" />
+          }
+          what="the money figures"
+        >
+          {(data) => {
+            const amount = (cents: number) => formatMoney(cents, data.currency);
+            return (
+              <Figures>
+                <Figure
+                  label="Money held"
+                  value={amount(data.held)}
+                  hint="Paid, waiting for hand-over"
+                />
+                <Figure label="Fees earned" value={amount(data.feesEarned)} />
+                <Figure
+                  label="Paid out to sellers"
+                  value={amount(data.paidOut)}
+                  hint={
+                    data.owedToSellers > 0
+                      ? `${amount(data.owedToSellers)} still to send`
+                      : undefined
+                  }
+                />
+                <Figure label="Refunded" value={amount(data.refunded)} />
+                <Figure
+                  label="Open disputes"
+                  value={data.openDisputes}
+                  hint={
+                    <Link to="/dashboard/disputes" className="text-link">
+                      {data.openDisputes > 0 ? 'Rule on them' : 'See disputes'}
+                    </Link>
+                  }
+                />
+              </Figures>
+            );
+          }}
+        </PageState>
+      </div>
+    </section>
+  );
+}
+
+export default MoneyOverview;

@@ -124,6 +124,22 @@ export async function apiCallers(app: TestApp) {
     return row!.id;
   }
 
+  /** A new booking of the buyer, paid for (its money held until hand-over). */
+  async function freshPaidBooking(): Promise<string> {
+    const paid = await freshBooking();
+    await payFor(clients.buyer, paid);
+    return paid;
+  }
+
+  /** A new dispute of the buyer, about a new paid booking. */
+  async function freshDispute(): Promise<string> {
+    const paid = await freshPaidBooking();
+    const response = await clients.buyer.post(`/api/booked/${paid}/dispute`, {
+      reason: 'Matrix reason: not as described.',
+    });
+    return ((await response.json()) as { handover: { disputeId: string } }).handover.disputeId;
+  }
+
   /** A new saved search of the buyer's. */
   async function freshSavedSearch(): Promise<string> {
     const response = await clients.buyer.post('/api/saved-searches', {
@@ -193,11 +209,19 @@ export async function apiCallers(app: TestApp) {
       case 'GET /api/booked/{id}':
       case 'POST /api/booked/{id}/cancel':
         return { path: path.replace('{id}', await freshBooking()) };
-      case 'GET /api/booked/{id}/receipt': {
-        const paid = await freshBooking();
-        await payFor(clients.buyer, paid);
-        return { path: path.replace('{id}', paid) };
-      }
+      case 'GET /api/booked/{id}/receipt':
+      case 'POST /api/booked/{id}/handover':
+        return { path: path.replace('{id}', await freshPaidBooking()) };
+      case 'POST /api/booked/{id}/dispute':
+        return {
+          path: path.replace('{id}', await freshPaidBooking()),
+          body: { reason: 'Matrix reason: not as described.' },
+        };
+      case 'POST /api/disputes/{id}/resolve':
+        return {
+          path: path.replace('{id}', await freshDispute()),
+          body: { outcome: 'release', note: 'Matrix note' },
+        };
       case 'POST /api/product':
         return {
           path: `${path}?name=Microbus`,

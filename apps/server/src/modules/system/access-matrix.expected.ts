@@ -58,6 +58,10 @@ export const ACCESS: Record<string, string> = {
   // Only the buyer who paid has a receipt; to everyone else it does not exist.
   'GET /api/booked/{id}/receipt': '401 200 200 404 404 404 404 401',
   'POST /api/booked/{id}/cancel': '401 200 200 404 403 404 403 401',
+  'POST /api/booked/{id}/handover': '401 200 200 404 403 404 403 401',
+  'POST /api/booked/{id}/dispute': '401 200 200 404 403 404 403 401',
+  'GET /api/disputes': '401 403 403 403 403 403 200 401',
+  'POST /api/disputes/{id}/resolve': '401 403 403 403 403 403 200 401',
   'GET /api/bookedItem': '401 403 403 403 200 200 200 401',
   // 400 for another seller: access granted, the photo is not one they uploaded.
   'POST /api/product': '401 403 403 403 200 400 403 401',

@@ -111,7 +111,7 @@ export interface App {
   payouts: {
     deps: PayoutDeps;
     /** One run of the payout sweep (it runs every PAYOUT_SWEEP_SECONDS by itself). */
-    sweep: () => Promise<{ released: number; paid: number }>;
+    sweep: () => ReturnType<ReturnType<typeof payoutSweepJob>['run']>;
   };
   /** Deletes photos no car has shown for a day (runs hourly by itself). */
   sweepUploads: () => Promise<number>;

@@ -82,12 +82,13 @@ function AccountPanel({ account, payable }: { account: PayoutAccount; payable: n
   return (
     <div className="grid gap-4">
       {account.status !== 'ready' && payable > 0 && (
-        <div className="alert alert-warning alert-soft" data-testid="payout-account-notice">
-          <p>
-            Money is ready for you, but we have nowhere to send it. Add your payout account and it
-            goes out at once.
-          </p>
-        </div>
+        <p
+          className="rounded-box border border-warning bg-warning/10 p-4"
+          data-testid="payout-account-notice"
+        >
+          <strong>Money is ready for you, but we have nowhere to send it.</strong> Add your payout
+          account and it goes out at once.
+        </p>
       )}
       <FormAlert>{start.isError ? errorMessage(start.error) : null}</FormAlert>
       <div className="grid gap-3 rounded-box border border-base-300 bg-base-100 p-4 sm:p-5">

@@ -19,6 +19,13 @@ export function Figure({
   );
 }
 
-export function Figures({ children }: { children: ReactNode }) {
-  return <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">{children}</dl>;
+export function Figures({
+  columns = 'xl:grid-cols-4',
+  children,
+}: {
+  /** How many a row on wider screens (two on phones). */
+  columns?: string;
+  children: ReactNode;
+}) {
+  return <dl className={`grid grid-cols-2 gap-3 sm:gap-4 ${columns}`}>{children}</dl>;
 }

@@ -25,7 +25,7 @@ export function MoneyOverview() {
           {(data) => {
             const amount = (cents: number) => formatMoney(cents, data.currency);
             return (
-              <Figures>
+              <Figures columns="sm:grid-cols-3">
                 <Figure
                   label="Money held"
                   value={amount(data.held)}

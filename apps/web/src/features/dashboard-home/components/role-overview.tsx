@@ -122,7 +122,7 @@ function AdminOverview({ stats }: { stats: Stats }) {
         />
       </Figures>
       <LoadedWhenHydrated
-        fallback={<div aria-hidden="true" className="h-64 rounded-box bg-base-200 sm:h-40" />}
+        fallback={<div aria-hidden="true" className="h-88 rounded-box bg-base-200 sm:h-64" />}
       >
         <MoneyOverview />
       </LoadedWhenHydrated>

@@ -12,6 +12,7 @@ import {
 import {
   addCarApi,
   bookCarApi,
+  fromSite,
   otherSession,
   payApi,
   signUpBuyer,
@@ -202,6 +203,65 @@ test.describe('accessibility: a buyer’s bookings, payments and orders', () => 
       );
       await expect(rows.filter({ hasText: withdrawnName })).toContainText(
         'Closed because the seller withdrew it',
+      );
+    });
+  });
+
+  test('a buyer’s paid cars: held, handed over, a problem reported, and the dialogs', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    const sellerApi = await otherSession(playwright);
+    await signUpSellerApi(sellerApi, `Hugo Handover ${marker}`);
+    const names = ['Crafter', 'Caravelle', 'Touran'].map((model) => `VW ${model} ${marker}`);
+    const ids = [];
+    for (const name of names) ids.push(await addCarApi(sellerApi, name, { category: CATEGORY }));
+    await sellerApi.dispose();
+    await signUpBuyer(page, 'Hedda Holder');
+    const bookings = [];
+    for (const id of ids) {
+      const bookingId = await bookCarApi(page.request, id);
+      await payApi(page.request, bookingId);
+      bookings.push(bookingId);
+    }
+    const handedOver = await page.request.post(`/api/booked/${bookings[0]}/handover`, {
+      headers: fromSite,
+    });
+    expect(handedOver.ok(), await handedOver.text()).toBe(true);
+    const row = (name: string) => page.getByTestId('order-row').filter({ hasText: name });
+    await state(page, 'My Orders, a car handed over and one held', async () => {
+      await page.goto('/dashboard/orders');
+      await expect(row(names[0]!).getByTestId('handover-status')).toHaveText(/^Handed over on /);
+      await expect(
+        row(names[1]!).getByRole('button', { name: /^Confirm hand-over/ }),
+      ).toBeVisible();
+    });
+    const confirm = page.getByRole('dialog', { name: 'Confirm hand-over?' });
+    await state(page, 'Confirm hand-over, asking', async () => {
+      await waitForHydration(page);
+      await row(names[1]!)
+        .getByRole('button', { name: /^Confirm hand-over/ })
+        .click();
+      await expect(confirm.getByRole('button', { name: 'Not yet' })).toBeFocused();
+    });
+    await page.keyboard.press('Escape');
+    const report = page.getByRole('dialog', { name: 'Report a problem' });
+    await state(page, 'Report a problem, with a reason too short', async () => {
+      await row(names[2]!)
+        .getByRole('button', { name: /^Report a problem/ })
+        .click();
+      await report.getByLabel('What went wrong').fill('Late');
+      await report.getByRole('button', { name: 'Report problem' }).click();
+      await expect(report.getByLabel('What went wrong')).toHaveAttribute('aria-invalid', 'true');
+    });
+    await state(page, 'My Orders, a problem reported', async () => {
+      await report
+        .getByLabel('What went wrong')
+        .fill('The car has a different VIN from the papers.');
+      await report.getByRole('button', { name: 'Report problem' }).click();
+      await expect(row(names[2]!).getByTestId('handover-status')).toHaveText(
+        /^You reported a problem/,
       );
     });
   });

@@ -6,6 +6,7 @@ import {
   addCarApi,
   fromSite,
   otherSession,
+  payApi,
   signInApi,
   signUpBuyerApi,
   signUpSellerApi,
@@ -309,6 +310,84 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
       });
       await page.goto(`/listing/${carId}`);
       await expect(page.getByTestId('vin-decoded')).toContainText('Check your listing');
+    });
+  });
+
+  test('a seller’s Payouts, an admin’s Disputes and money figures', async ({
+    page,
+    playwright,
+  }) => {
+    const marker = uniqueMarker();
+    const sellerApi = await otherSession(playwright);
+    await signUpSellerApi(sellerApi, `Pam Payouts ${marker}`);
+    const names = ['Sharan', 'Touareg'].map((model) => `VW ${model} ${marker}`);
+    const buyerApi = await otherSession(playwright);
+    await signUpBuyerApi(buyerApi, 'Dora Disputer');
+    const bookings = [];
+    for (const name of names) {
+      const carId = await addCarApi(sellerApi, name, { category: CATEGORY });
+      const booked = await buyerApi.post('/api/category', {
+        data: { listingId: carId, userPhone: '+1 503 555 0100', userLocation: 'Portland, OR' },
+      });
+      expect(booked.ok(), await booked.text()).toBe(true);
+      const { insertedId } = (await booked.json()) as { insertedId: string };
+      await payApi(buyerApi, insertedId);
+      bookings.push(insertedId);
+    }
+    const handedOver = await buyerApi.post(`/api/booked/${bookings[0]}/handover`);
+    expect(handedOver.ok(), await handedOver.text()).toBe(true);
+    const disputed = await buyerApi.post(`/api/booked/${bookings[1]}/dispute`, {
+      data: { reason: 'The seller has not answered since I paid.' },
+    });
+    expect(disputed.ok(), await disputed.text()).toBe(true);
+    await buyerApi.dispose();
+
+    // The seller, in this page: money waiting for a payout account, then paid out.
+    const sellerCookies = await sellerApi.storageState();
+    await sellerApi.dispose();
+    await page.context().addCookies(sellerCookies.cookies);
+    await state(page, 'Payouts, money waiting for a payout account', async () => {
+      await page.goto('/dashboard/payouts');
+      await expect(page.getByTestId('payout-account-notice')).toBeVisible();
+    });
+    const added = await page.request.post('/api/my/payout-account', { headers: fromSite });
+    expect(added.ok(), await added.text()).toBe(true);
+    await state(page, 'Payouts, back from adding the account, with a payout', async () => {
+      await page.goto('/dashboard/payouts?account=done');
+      await expect(page.getByTestId('payout-row').filter({ hasText: names[0]! })).toBeVisible();
+    });
+    await state(page, 'My cars, its bookings with where their money is', async () => {
+      await page.goto('/dashboard/my-products');
+      await expect(page.getByTestId('handover-status').first()).toBeVisible();
+    });
+
+    await page.context().clearCookies();
+    await signInApi(page.request, 'admin@demo.local');
+    await state(page, 'the admin’s dashboard, with the money figures', async () => {
+      await page.goto('/dashboard');
+      await expect(page.getByText('Money held')).toBeVisible({ timeout: 20_000 });
+    });
+    const dispute = page.getByTestId('dispute').filter({ hasText: names[1]! });
+    await state(page, 'Disputes, open', async () => {
+      await page.goto('/dashboard/disputes');
+      await expect(dispute).toBeVisible();
+    });
+    const release = page.getByRole('dialog', { name: /^Release the money to / });
+    await state(page, 'Release to seller, without a note', async () => {
+      await waitForHydration(page);
+      await dispute.getByRole('button', { name: /^Release to seller/ }).click();
+      await release.getByRole('button', { name: 'Release to seller' }).click();
+      await expect(release.getByLabel('Note, for the buyer and the seller')).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+    });
+    await state(page, 'Disputes, after a ruling, and the resolved ones', async () => {
+      await release.getByLabel('Note, for the buyer and the seller').fill('The buyer has the car.');
+      await release.getByRole('button', { name: 'Release to seller' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'was released to' })).toBeVisible();
+      await page.goto('/dashboard/disputes?status=resolved');
+      await expect(dispute).toContainText('Released to the seller');
     });
   });
 });

@@ -62,6 +62,12 @@ export const ACCESS: Record<string, string> = {
   'POST /api/booked/{id}/dispute': '401 200 200 404 403 404 403 401',
   'GET /api/disputes': '401 403 403 403 403 403 200 401',
   'POST /api/disputes/{id}/resolve': '401 403 403 403 403 403 200 401',
+  // A seller's own money and payout account (issue 35); the platform's figures are the admins'.
+  'GET /api/my/balance': '401 403 403 403 200 200 403 401',
+  'GET /api/my/payouts': '401 403 403 403 200 200 403 401',
+  'GET /api/my/payout-account': '401 403 403 403 200 200 403 401',
+  'POST /api/my/payout-account': '401 403 403 403 200 200 403 401',
+  'GET /api/admin/money': '401 403 403 403 403 403 200 401',
   'GET /api/bookedItem': '401 403 403 403 200 200 200 401',
   // 400 for another seller: access granted, the photo is not one they uploaded.
   'POST /api/product': '401 403 403 403 200 400 403 401',

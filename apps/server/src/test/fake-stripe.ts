@@ -67,7 +67,7 @@ export async function startFakeStripe() {
   const requests: FakeRequest[] = [];
   /** What a key answered the first time: Stripe replays it for the same key. */
   const answered = new Map<string, { status: number; value: unknown }>();
-  let stall: { arrived: (request: FakeRequest) => void } | null = null;
+  let stall: { arrived: (request: FakeRequest) => void; beforeMaking: boolean } | null = null;
   const stalled: http.ServerResponse[] = [];
 
   function handle(request: FakeRequest): { status: number; value: unknown } | 'stall' {
@@ -131,6 +131,8 @@ export async function startFakeStripe() {
       };
     }
     if (method === 'POST' && path === '/v1/transfers') {
+      // Held before Stripe did anything: as if the request was lost on the way.
+      if (stall?.beforeMaking) return 'stall';
       const destination = body.get('destination') ?? '';
       if (!accounts.has(destination)) return { status: 404, value: notFound('account') };
       const transfer: FakeTransfer = {
@@ -173,8 +175,9 @@ export async function startFakeStripe() {
       const answer = replay ?? handle(request);
       if (answer === 'stall') {
         stalled.push(res);
-        // The key's answer is kept, so a retry after the caller died gets the same transfer.
-        if (key) answered.set(key, { status: 200, value: transfers.at(-1) });
+        // A transfer made keeps its key's answer: a retry after the caller died gets it again.
+        if (key && !stall?.beforeMaking)
+          answered.set(key, { status: 200, value: transfers.at(-1) });
         stall?.arrived(request);
         return;
       }
@@ -196,19 +199,18 @@ export async function startFakeStripe() {
       accounts.get(accountId)!.payouts_enabled = enabled;
     },
     /**
-     * From now on a transfer is made but never answered, until `resumeTransfers`; answers when
-     * the first such transfer has arrived.
+     * From now on a transfer request is never answered, until `resumeTransfers`: the transfer is
+     * made, or with `beforeMaking` not even that. Answers when the first such request arrived.
      */
-    stallTransfers(): Promise<FakeRequest> {
+    stallTransfers({ beforeMaking = false } = {}): Promise<FakeRequest> {
       return new Promise((resolve) => {
-        stall = { arrived: resolve };
+        stall = { arrived: resolve, beforeMaking };
       });
     },
+    /** Answers no more held requests (their callers are gone) and stops holding new ones. */
     resumeTransfers() {
       stall = null;
-      for (const res of stalled.splice(0)) {
-        if (!res.destroyed) res.end(JSON.stringify(transfers.at(-1)));
-      }
+      for (const res of stalled.splice(0)) res.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

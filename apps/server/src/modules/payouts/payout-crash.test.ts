@@ -56,7 +56,11 @@ onPostgreSQL('a crash while a payout is at the provider', { timeout: 120_000 }, 
     return server;
   }
 
-  it('pays the seller once, with one transfer, after the server died mid-transfer', async () => {
+  /**
+   * A seller with a ready account is paid at hand-over; the server is killed while Stripe holds
+   * the transfer's answer (`beforeMaking`: before Stripe made it), and started again.
+   */
+  async function crashMidTransfer({ beforeMaking }: { beforeMaking: boolean }) {
     // No sweep runs in the first process: only the hand-over sends the payout.
     const first = await start({ PAYOUT_SWEEP_SECONDS: '3600' });
     const seller = await register(first, { role: 'Seller' });
@@ -83,7 +87,7 @@ onPostgreSQL('a crash while a payout is at the provider', { timeout: 120_000 }, 
     );
 
     // The hand-over sends the payout; Stripe makes the transfer and its answer never comes.
-    const arrived = stripeApi.stallTransfers();
+    const arrived = stripeApi.stallTransfers({ beforeMaking });
     const handover = buyer.post(`/api/booked/${bookingId}/handover`).catch(() => undefined);
     const request = await arrived;
     expect(request.idempotencyKey).toBe(`payout-${bookingId}`);
@@ -145,5 +149,12 @@ onPostgreSQL('a crash while a payout is at the provider', { timeout: 120_000 }, 
       paidOut: 1_710_000,
       currency: 'USD',
     });
-  });
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+  }
+
+  it('pays the seller once after the server died waiting for the transfer Stripe made', () =>
+    crashMidTransfer({ beforeMaking: false }));
+
+  it('pays the seller once after the server died before Stripe made the transfer', () =>
+    crashMidTransfer({ beforeMaking: true }));
 });

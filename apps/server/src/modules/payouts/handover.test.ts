@@ -145,6 +145,23 @@ describe('hand-over: the money held until the buyer has the car', () => {
     expect(await ledgerSum(app)).toBe(0);
   });
 
+  it('releases each due booking once, however many sweeps run at the same time', async () => {
+    const seller = await newSeller(app);
+    const due = [
+      await paidBooking(app, { seller }),
+      await paidBooking(app, { seller }),
+      await paidBooking(app, { seller }),
+    ];
+    for (const { bookingId } of due) await letDaysPass(app, bookingId);
+    const sweeps = await Promise.all([1, 2, 3].map(() => app.payouts.sweep()));
+    expect(sweeps.reduce((sum, sweep) => sum + sweep.released, 0)).toBe(3);
+    for (const { buyer, bookingId } of due) {
+      expect((await bookingOf(buyer, bookingId)).handover?.releasedBy).toBe('timer');
+      expect(await auditOf(app, 'handover.released', bookingId)).toHaveLength(1);
+    }
+    expect(await ledgerSum(app)).toBe(0);
+  });
+
   it('lets only the buyer confirm or report a problem', async () => {
     const { buyer, bookingId } = await paidBooking(app);
     const reason = { reason: 'The car is not the one in the photos.' };

@@ -47,6 +47,10 @@ const orderRow = (page: Page, carName: string) =>
   page.getByTestId('order-row').filter({ hasText: carName });
 
 test.describe('hand-over, payouts and disputes', () => {
+  // Two or three people, each with their own pages: more than the default half minute on a
+  // machine busy with other runs.
+  test.describe.configure({ timeout: 90_000 });
+
   test('a buyer confirms hand-over in My Orders and sees it handed over', async ({
     page,
     playwright,

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { SEARCH_PAGE_SIZE, type DisputeStatus, type ResolveDisputeInput } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, dispute, listing, payment, settlement } from '../../db/schema.ts';
@@ -43,7 +43,7 @@ function selectDisputes(db: Db | Tx) {
     .$dynamic();
 }
 
-export type DisputeRow = Awaited<ReturnType<typeof findDispute>> & {};
+export type DisputeRow = NonNullable<Awaited<ReturnType<typeof findDispute>>>;
 
 export async function findDispute(db: Db | Tx, id: string) {
   const [row] = await selectDisputes(db).where(eq(dispute.id, id));
@@ -62,7 +62,7 @@ export async function listDisputes(
   query: { status?: DisputeStatus; limit?: number; cursor?: string },
 ) {
   const limit = query.limit ?? SEARCH_PAGE_SIZE;
-  let after: ReturnType<typeof sql> | undefined;
+  let after: SQL | undefined;
   if (query.cursor) {
     const cursor = decodeKeysetCursor(query.cursor, CURSOR_SORT);
     const key = CURSOR_KEY.exec(cursor.key);

@@ -76,6 +76,12 @@ function DisputeCard({ dispute, onRule }: { dispute: Dispute; onRule: (ruling: R
           </>
         )}
       </dl>
+      {dispute.status === 'resolving' && (
+        <p className="mt-4 text-sm text-muted">
+          The ruling stands; the payment provider is still carrying it out. It finishes by itself
+          within a few minutes.
+        </p>
+      )}
       {dispute.status === 'open' && (
         <div className="mt-4 flex flex-col gap-2 sm:flex-row">
           <button

@@ -200,7 +200,7 @@ export function PayoutsPage() {
   const balance = useBalance();
   const account = usePayoutAccount();
   const [params] = useQueryParams();
-  const back = params.get('account') === 'done';
+  const back = params.get('account');
 
   return (
     <div className="grid max-w-5xl gap-10">
@@ -212,9 +212,16 @@ export function PayoutsPage() {
           pass without a problem reported. Then your share, less our fee, is paid out.
         </p>
       </div>
-      {back && account.data?.status === 'ready' && (
+      {back === 'done' && account.data?.status === 'ready' && (
         <FormAlert kind="success">
           Your payout account is set up. Money ready for you is sent to it.
+        </FormAlert>
+      )}
+      {/* The provider's link had expired or was used already: a new one is a click away. */}
+      {back === 'retry' && account.data?.status === 'onboarding' && (
+        <FormAlert>
+          That set-up link has expired. Choose Finish setting up your payout account below for a new
+          one.
         </FormAlert>
       )}
 

@@ -31,16 +31,13 @@ export function MoneyOverview() {
                   value={amount(data.held)}
                   hint="Paid, waiting for hand-over"
                 />
-                <Figure label="Fees earned" value={amount(data.feesEarned)} />
                 <Figure
-                  label="Paid out to sellers"
-                  value={amount(data.paidOut)}
-                  hint={
-                    data.owedToSellers > 0
-                      ? `${amount(data.owedToSellers)} still to send`
-                      : undefined
-                  }
+                  label="Owed to sellers"
+                  value={amount(data.owedToSellers)}
+                  hint="Handed over, not sent yet"
                 />
+                <Figure label="Paid out to sellers" value={amount(data.paidOut)} />
+                <Figure label="Fees earned" value={amount(data.feesEarned)} />
                 <Figure label="Refunded" value={amount(data.refunded)} />
                 <Figure
                   label="Open disputes"

@@ -61,7 +61,7 @@ test.describe('hand-over, payouts and disputes', () => {
     const bookingId = await bookCarApi(page.request, carId);
     await payApi(page.request, bookingId);
     const { handover } = await bookingOf(page.request, bookingId);
-    expect(handover?.state).toBe('held');
+    expect(handover?.state).toBe('awaiting-handover');
 
     await page.goto('/dashboard/orders');
     await waitForHydration(page);

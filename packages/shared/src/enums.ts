@@ -52,11 +52,11 @@ export const CLOSED_BECAUSE: Record<BookingCloseReason, string> = {
 };
 
 /**
- * Where a paid booking's money is (decision 037): `held` by the platform until hand-over,
+ * Where a paid booking's money is (decision 037): `awaiting-handover` (the platform keeps it),
  * `disputed` while an admin decides, `released` to the seller (less the fee) on hand-over, or
  * `refunded` to the buyer. Released and refunded are final; a booking reaches at most one.
  */
-export const SETTLEMENT_STATES = ['held', 'disputed', 'released', 'refunded'] as const;
+export const SETTLEMENT_STATES = ['awaiting-handover', 'disputed', 'released', 'refunded'] as const;
 export type SettlementState = (typeof SETTLEMENT_STATES)[number];
 
 /** Who let the money go to the seller: the buyer, the days passing, or an admin's ruling. */

@@ -530,7 +530,7 @@ export const settlement = pgTable(
     feeCents: cents('fee_cents').notNull(),
     sellerCents: cents('seller_cents').notNull(),
     currency: text('currency').notNull(),
-    state: text('state', { enum: SETTLEMENT_STATES }).notNull().default('held'),
+    state: text('state', { enum: SETTLEMENT_STATES }).notNull().default('awaiting-handover'),
     /** When the money goes to the seller by itself unless disputed (paid + HANDOVER_RELEASE_DAYS). */
     releaseDueAt: timestamp('release_due_at', { withTimezone: true }).notNull(),
     releasedAt: timestamp('released_at', { withTimezone: true }),
@@ -542,7 +542,7 @@ export const settlement = pgTable(
   (t) => [
     index('settlement_due_idx')
       .on(t.releaseDueAt)
-      .where(sql`${t.state} = 'held'`),
+      .where(sql`${t.state} = 'awaiting-handover'`),
     index('settlement_seller_idx').on(t.sellerId, t.state),
     check('settlement_state_check', sql`${t.state} in (${oneOf(SETTLEMENT_STATES)})`),
     check(

@@ -20,7 +20,7 @@ import { PageQuerySchema } from './search.ts';
  */
 export const HandoverSchema = z.object({
   state: z.enum(SETTLEMENT_STATES),
-  /** When the money goes to the seller by itself unless the buyer disputes (while `held`). */
+  /** When the money goes to the seller by itself unless the buyer disputes (while `awaiting-handover`). */
   releaseDueAt: z.string(),
   /** When it was released (buyer confirmed, the days passed, or an admin ruled); else null. */
   releasedAt: z.string().nullable(),

@@ -73,14 +73,14 @@ CREATE TABLE "settlement" (
 	"fee_cents" bigint NOT NULL,
 	"seller_cents" bigint NOT NULL,
 	"currency" text NOT NULL,
-	"state" text DEFAULT 'held' NOT NULL,
+	"state" text DEFAULT 'awaiting-handover' NOT NULL,
 	"release_due_at" timestamp with time zone NOT NULL,
 	"released_at" timestamp with time zone,
 	"released_by" text,
 	"refunded_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "settlement_state_check" CHECK ("settlement"."state" in ('held', 'disputed', 'released', 'refunded')),
+	CONSTRAINT "settlement_state_check" CHECK ("settlement"."state" in ('awaiting-handover', 'disputed', 'released', 'refunded')),
 	CONSTRAINT "settlement_split_check" CHECK ("settlement"."fee_cents" >= 0 and "settlement"."seller_cents" >= 0 and "settlement"."fee_cents" + "settlement"."seller_cents" = "settlement"."price_cents"),
 	CONSTRAINT "settlement_released_check" CHECK (("settlement"."state" = 'released') = ("settlement"."released_at" is not null and "settlement"."released_by" is not null)),
 	CONSTRAINT "settlement_refunded_check" CHECK (("settlement"."state" = 'refunded') = ("settlement"."refunded_at" is not null))
@@ -106,13 +106,13 @@ CREATE INDEX "payout_seller_idx" ON "payout" USING btree ("seller_id","created_a
 CREATE INDEX "payout_sending_idx" ON "payout" USING btree ("created_at") WHERE "payout"."status" = 'sending';--> statement-breakpoint
 CREATE UNIQUE INDEX "payout_account_provider_unique" ON "payout_account" USING btree ("provider","account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_transfer_idempotency_unique" ON "sandbox_transfer" USING btree ("idempotency_key");--> statement-breakpoint
-CREATE INDEX "settlement_due_idx" ON "settlement" USING btree ("release_due_at") WHERE "settlement"."state" = 'held';--> statement-breakpoint
+CREATE INDEX "settlement_due_idx" ON "settlement" USING btree ("release_due_at") WHERE "settlement"."state" = 'awaiting-handover';--> statement-breakpoint
 CREATE INDEX "settlement_seller_idx" ON "settlement" USING btree ("seller_id","state");--> statement-breakpoint
 -- Bookings paid before hand-over existed: their money is held for the seller as a new one's is,
 -- with the default fee (5%, rounded up) and release due seven days after payment, so the payout
 -- sweep releases the old ones at once and pays them out once the seller adds a payout account.
 INSERT INTO "settlement" ("booking_id", "seller_id", "price_cents", "fee_cents", "seller_cents", "currency", "state", "release_due_at")
-SELECT "booking"."id", "listing"."seller_id", "booking"."price_cents", ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."price_cents" - ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."currency", 'held', "booking"."paid_at" + interval '7 days'
+SELECT "booking"."id", "listing"."seller_id", "booking"."price_cents", ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."price_cents" - ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."currency", 'awaiting-handover', "booking"."paid_at" + interval '7 days'
 FROM "booking" INNER JOIN "listing" ON "listing"."id" = "booking"."listing_id" WHERE "booking"."status" = 'paid';
 --> statement-breakpoint
 INSERT INTO "ledger_entry" ("booking_id", "movement", "account", "amount_cents", "currency")

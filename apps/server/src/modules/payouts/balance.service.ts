@@ -25,7 +25,7 @@ export async function sellerBalance(
     deps.db,
     sql`select
       (select coalesce(sum(seller_cents), 0) from settlement
-        where seller_id = ${sellerId} and state in ('held', 'disputed')) as pending,
+        where seller_id = ${sellerId} and state in ('awaiting-handover', 'disputed')) as pending,
       (select coalesce(-sum(amount_cents), 0) from ledger_entry
         where seller_id = ${sellerId} and account = 'seller') as payable,
       (select coalesce(sum(amount_cents), 0) from payout

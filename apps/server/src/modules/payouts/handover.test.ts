@@ -39,7 +39,7 @@ describe('hand-over: the money held until the buyer has the car', () => {
 
     const paid = await bookingOf(buyer, bookingId);
     expect(paid.handover).toEqual({
-      state: 'held',
+      state: 'awaiting-handover',
       releaseDueAt: new Date(Date.parse(paid.paidAt!) + 7 * DAY_MS).toISOString(),
       releasedAt: null,
       releasedBy: null,
@@ -108,7 +108,7 @@ describe('hand-over: the money held until the buyer has the car', () => {
     const notYet = await paidBooking(app, { seller });
 
     await app.payouts.sweep();
-    expect((await bookingOf(due.buyer, due.bookingId)).handover?.state).toBe('held');
+    expect((await bookingOf(due.buyer, due.bookingId)).handover?.state).toBe('awaiting-handover');
 
     await letDaysPass(app, due.bookingId);
     // Once the days are over the buyer can no longer report a problem: the money is the seller's.
@@ -123,7 +123,9 @@ describe('hand-over: the money held until the buyer has the car', () => {
       state: 'released',
       releasedBy: 'timer',
     });
-    expect((await bookingOf(notYet.buyer, notYet.bookingId)).handover?.state).toBe('held');
+    expect((await bookingOf(notYet.buyer, notYet.bookingId)).handover?.state).toBe(
+      'awaiting-handover',
+    );
     expect(await auditOf(app, 'handover.released', due.bookingId)).toHaveLength(1);
 
     // Another sweep releases nothing twice.
@@ -188,7 +190,7 @@ describe('hand-over: the money held until the buyer has the car', () => {
       400,
     );
     // Nothing moved.
-    expect((await bookingOf(buyer, bookingId)).handover?.state).toBe('held');
+    expect((await bookingOf(buyer, bookingId)).handover?.state).toBe('awaiting-handover');
   });
 
   it('never holds or pays out a booking that was not paid', async () => {

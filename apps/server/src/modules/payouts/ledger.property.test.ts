@@ -39,12 +39,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 /** A step is sent once, or twice at the same time (a retried or replayed request). */
 const steps = fc.array(fc.record({ action, twice: fc.boolean() }), { minLength: 1, maxLength: 10 });
 
-type ModelState = 'held' | 'disputed' | 'released' | 'refunded';
+type ModelState = 'awaiting-handover' | 'disputed' | 'released' | 'refunded';
 
 /** What the states should be after the steps, whatever order the raced pairs ran in. */
 function model(sequence: Step[]): { states: Array<ModelState | null>; account: boolean } {
   const states: Array<ModelState | null> = [...Array(BOOKINGS)].map((_, index) =>
-    PAID.includes(index) ? 'held' : null,
+    PAID.includes(index) ? 'awaiting-handover' : null,
   );
   let account = false;
   for (const { action } of sequence) {
@@ -52,9 +52,12 @@ function model(sequence: Step[]): { states: Array<ModelState | null>; account: b
     if (!('booking' in action)) continue;
     const state = states[action.booking];
     if (state === null || state === undefined) continue;
-    if (action.kind === 'handover' && state === 'held') states[action.booking] = 'released';
-    if (action.kind === 'timer' && state === 'held') states[action.booking] = 'released';
-    if (action.kind === 'dispute' && state === 'held') states[action.booking] = 'disputed';
+    if (action.kind === 'handover' && state === 'awaiting-handover')
+      states[action.booking] = 'released';
+    if (action.kind === 'timer' && state === 'awaiting-handover')
+      states[action.booking] = 'released';
+    if (action.kind === 'dispute' && state === 'awaiting-handover')
+      states[action.booking] = 'disputed';
     if (action.kind === 'resolve' && state === 'disputed') {
       states[action.booking] = action.outcome === 'release' ? 'released' : 'refunded';
     }
@@ -184,7 +187,7 @@ describe('the ledger under any sequence of hand-overs, disputes, rulings and pay
           const paidOut = state === 'released' && expected.account;
           const want = {
             null: [],
-            held: ['charge'],
+            'awaiting-handover': ['charge'],
             disputed: ['charge'],
             released: paidOut ? ['charge', 'payout', 'release'] : ['charge', 'release'],
             refunded: ['charge', 'refund'],
@@ -203,7 +206,7 @@ describe('the ledger under any sequence of hand-overs, disputes, rulings and pay
               states.includes(expected.states[index] as ModelState) ? total + share : total,
             0,
           );
-        expect(balance.pending).toBe(sum(['held', 'disputed']));
+        expect(balance.pending).toBe(sum(['awaiting-handover', 'disputed']));
         expect(balance.paidOut + balance.payable).toBe(sum(['released']));
         expect(balance.paidOut).toBe(expected.account ? sum(['released']) : 0);
 

@@ -71,7 +71,7 @@ export async function holdSale(
 }
 
 /**
- * Releases a settlement to its seller, with the release's ledger movement: from `held` for the
+ * Releases a settlement to its seller, with the release's ledger movement: from `awaiting-handover` for the
  * buyer and the timer, from `disputed` for an admin's ruling. False when it was not in that
  * state (already released, or changed meanwhile): nothing is written.
  */
@@ -82,7 +82,7 @@ export async function release(tx: Tx, held: SettlementRow, by: ReleasedBy): Prom
     .where(
       and(
         eq(settlement.bookingId, held.bookingId),
-        eq(settlement.state, by === 'admin' ? 'disputed' : 'held'),
+        eq(settlement.state, by === 'admin' ? 'disputed' : 'awaiting-handover'),
       ),
     )
     .returning({ bookingId: settlement.bookingId });
@@ -230,7 +230,7 @@ export async function openDispute(
       await tx
         .update(settlement)
         .set({ state: 'disputed' })
-        .where(and(eq(settlement.bookingId, bookingId), eq(settlement.state, 'held')));
+        .where(and(eq(settlement.bookingId, bookingId), eq(settlement.state, 'awaiting-handover')));
       const [opened] = await tx
         .insert(dispute)
         .values({ bookingId, buyerId: actor.id, reason })
@@ -268,7 +268,9 @@ export async function releaseDueSettlements(deps: PayoutDeps): Promise<number> {
       const due = await tx
         .select()
         .from(settlement)
-        .where(and(eq(settlement.state, 'held'), lte(settlement.releaseDueAt, sql`now()`)))
+        .where(
+          and(eq(settlement.state, 'awaiting-handover'), lte(settlement.releaseDueAt, sql`now()`)),
+        )
         .orderBy(asc(settlement.releaseDueAt))
         .limit(RELEASE_BATCH)
         .for('update', { skipLocked: true });

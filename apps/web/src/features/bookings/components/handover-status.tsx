@@ -8,7 +8,7 @@ const on = (iso: string | null) => (iso ? ` on ${formatDate(iso)}` : '');
 export function handoverWords(handover: Handover, reader: 'buyer' | 'seller'): string {
   const buyer = reader === 'buyer';
   switch (handover.state) {
-    case 'held':
+    case 'awaiting-handover':
       return buyer
         ? `Paid. Confirm hand-over once you have the car; the seller is paid on ${formatDate(handover.releaseDueAt)} unless you report a problem.`
         : `Paid; the money is held until hand-over. You are paid on ${formatDate(handover.releaseDueAt)} unless the buyer reports a problem first.`;

@@ -78,7 +78,7 @@ function BookingActions({
   if (booking.status === 'paid') {
     return (
       <div className="grid justify-items-start gap-1.5">
-        {booking.handover?.state === 'held' && (
+        {booking.handover?.state === 'awaiting-handover' && (
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
@@ -313,7 +313,7 @@ export function MyOrdersPage() {
     ? bookings.data?.find((booking) => booking._id === changed)?.handover?.state
     : undefined;
   useEffect(() => {
-    if (!changed || shownState === undefined || shownState === 'held') return;
+    if (!changed || shownState === undefined || shownState === 'awaiting-handover') return;
     focusHandover(changed);
     setChanged(null);
   }, [changed, shownState]);

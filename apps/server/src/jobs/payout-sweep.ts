@@ -6,7 +6,7 @@ import type { Job } from './job.ts';
 
 /**
  * The payout sweep (decision 037), every PAYOUT_SWEEP_SECONDS: refund rulings a crash left
- * half done are finished, held bookings whose hand-over days have passed are released to their
+ * half done are finished, bookings awaiting hand-over whose hand-over days have passed are released to their
  * sellers, then due payouts (and those a crash left sending) are sent.
  */
 export function payoutSweepJob(

@@ -50,7 +50,7 @@ export const handoverRoutes: FastifyPluginAsyncZod<{ deps: PayoutDeps }> = async
       schema: {
         tags: ['payouts'],
         summary:
-          'Report a problem with a paid booking (its buyer, while the money is held): it stays held until an admin rules',
+          'Report a problem with a paid booking (its buyer, while it awaits hand-over): the money waits until an admin rules',
         params: IdParamsSchema,
         body: OpenDisputeSchema,
         response: { 200: BookingSchema, ...errorResponses },

@@ -1,6 +1,6 @@
 import type { DomainEvents } from '../../lib/events.ts';
 import type { PayoutDeps } from './payout-deps.ts';
-import { holdSale } from './settlement.service.ts';
+import { settleSale } from './settlement.service.ts';
 
 /**
  * A sale holds the buyer's money (decision 037): `car.sold` writes the booking's settlement and
@@ -10,5 +10,5 @@ export function subscribePayouts(
   events: DomainEvents,
   deps: Pick<PayoutDeps, 'feePercent' | 'releaseDays'>,
 ) {
-  events.subscribe('car.sold', 'payouts', (tx, sale) => holdSale(tx, sale, deps));
+  events.subscribe('car.sold', 'payouts', (tx, sale) => settleSale(tx, sale, deps));
 }

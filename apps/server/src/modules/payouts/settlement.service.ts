@@ -36,10 +36,10 @@ const RELEASE_BATCH = 50;
 const DAY_MS = 86_400_000;
 
 /**
- * The sale's part (`car.sold`, in the sale's transaction): the buyer's money is held for the
+ * The sale's part (`car.sold`, in the sale's transaction): the buyer's money waits for the
  * seller, less the platform's fee, until hand-over or `releaseDays` after payment.
  */
-export async function holdSale(
+export async function settleSale(
   tx: Tx,
   sale: DomainEventMap['car.sold'],
   rules: Pick<PayoutDeps, 'feePercent' | 'releaseDays'>,
@@ -257,7 +257,7 @@ export async function openDispute(
 }
 
 /**
- * Releases to their sellers the held bookings whose hand-over days have passed (the timer):
+ * Releases to their sellers the bookings awaiting hand-over whose hand-over days have passed (the timer):
  * claimed with SKIP LOCKED, a batch a transaction, so any number of processes may run it at
  * once. Both sides are mailed. Answers how many were released.
  */

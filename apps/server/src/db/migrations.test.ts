@@ -175,3 +175,77 @@ describe('migration 0017 (deal rating on the car)', () => {
     });
   });
 });
+
+describe('migration 0020 (hand-over, payouts, the ledger)', () => {
+  const opened: Database[] = [];
+  afterAll(async () => {
+    for (const database of opened) await database.close();
+  });
+
+  it('counts bookings paid before it as handed over, owed to their sellers less the fee', async () => {
+    const url = await createTestDatabase();
+    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
+    const open = async (dir: string) => {
+      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
+      opened.push(database);
+      return database;
+    };
+    const before = await open(await migrationsBefore('0020_handover_payouts_ledger'));
+    await before.migrate();
+    await before.db.execute(sql`
+      with c as (insert into category (name, slug, icon) values ('Estate', 'estate', '/i.webp') returning id),
+      s as (insert into "user" (name, email) values ('Old Seller', 'old-seller@example.com') returning id),
+      b as (insert into "user" (name, email) values ('Old Buyer', 'old-buyer@example.com') returning id),
+      cars as (
+        insert into listing (category_id, seller_id, seller_name, name, condition, location, year,
+          reprice_cents, orprice_cents, currency, make, model, status)
+        select c.id, s.id, 'Old Seller', n, 'Good', 'Portland, OR', 2020, 1234567, 1234567, 'USD',
+          'Subaru', 'Outback', st
+        from c, s, (values ('sold car', 'sold'), ('booked car', 'available')) as v (n, st)
+        returning id, name)
+      insert into booking (listing_id, buyer_id, buyer_name, buyer_email, phone, location,
+        price_cents, currency, status, paid_at, transaction_id)
+      select cars.id, b.id, 'Old Buyer', 'old-buyer@example.com', '+1 503 555 0100', 'Portland',
+        1234567, 'USD', case cars.name when 'sold car' then 'paid' else 'pending' end,
+        case cars.name when 'sold car' then now() - interval '40 days' end,
+        case cars.name when 'sold car' then 'pi_old' end
+      from cars, b`);
+    await before.close();
+    opened.pop();
+    const after = await open(migrationsDir);
+    await after.migrate();
+    const settlements = await queryRows<{
+      state: string;
+      fee_cents: number;
+      seller_cents: number;
+      released_by: string;
+    }>(after.db, sql`select state, fee_cents, seller_cents, released_by from settlement`);
+    // 5 % of $12,345.67 is $617.2835: the fee is rounded up, in the platform's favour.
+    expect(
+      settlements.map((row) => ({
+        ...row,
+        fee_cents: Number(row.fee_cents),
+        seller_cents: Number(row.seller_cents),
+      })),
+    ).toEqual([
+      { state: 'released', fee_cents: 61729, seller_cents: 1172838, released_by: 'timer' },
+    ]);
+    const ledger = await queryRows<{ movement: string; account: string; amount: string | number }>(
+      after.db,
+      sql`select movement, account, amount_cents as amount from ledger_entry order by movement, account`,
+    );
+    expect(ledger.map((row) => `${row.movement} ${row.account} ${Number(row.amount)}`)).toEqual([
+      'charge cash 1234567',
+      'charge escrow -1234567',
+      'release escrow 1234567',
+      'release fees -61729',
+      'release seller -1172838',
+    ]);
+    // Nobody is mailed about bookings nothing happened to.
+    const mail = await queryRows<{ n: number }>(
+      after.db,
+      sql`select count(*)::int as n from mail_queue`,
+    );
+    expect(Number(mail[0]!.n)).toBe(0);
+  });
+});

@@ -108,15 +108,16 @@ CREATE UNIQUE INDEX "payout_account_provider_unique" ON "payout_account" USING b
 CREATE UNIQUE INDEX "sandbox_transfer_idempotency_unique" ON "sandbox_transfer" USING btree ("idempotency_key");--> statement-breakpoint
 CREATE INDEX "settlement_due_idx" ON "settlement" USING btree ("release_due_at") WHERE "settlement"."state" = 'awaiting-handover';--> statement-breakpoint
 CREATE INDEX "settlement_seller_idx" ON "settlement" USING btree ("seller_id","state");--> statement-breakpoint
--- Bookings paid before hand-over existed: their money is held for the seller as a new one's is,
--- with the default fee (5%, rounded up) and release due seven days after payment, so the payout
--- sweep releases the old ones at once and pays them out once the seller adds a payout account.
-INSERT INTO "settlement" ("booking_id", "seller_id", "price_cents", "fee_cents", "seller_cents", "currency", "state", "release_due_at")
-SELECT "booking"."id", "listing"."seller_id", "booking"."price_cents", ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."price_cents" - ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."currency", 'awaiting-handover', "booking"."paid_at" + interval '7 days'
+-- Bookings paid before hand-over existed count as handed over (there was no hand-over to wait
+-- for), released now by the days passing, with the default fee (5%, rounded up): their sellers
+-- are paid once they add a payout account. Nobody is mailed: nothing happened to those bookings.
+INSERT INTO "settlement" ("booking_id", "seller_id", "price_cents", "fee_cents", "seller_cents", "currency", "state", "release_due_at", "released_at", "released_by")
+SELECT "booking"."id", "listing"."seller_id", "booking"."price_cents", ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."price_cents" - ceil("booking"."price_cents" * 5 / 100.0)::bigint, "booking"."currency", 'released', "booking"."paid_at" + interval '7 days', now(), 'timer'
 FROM "booking" INNER JOIN "listing" ON "listing"."id" = "booking"."listing_id" WHERE "booking"."status" = 'paid';
 --> statement-breakpoint
-INSERT INTO "ledger_entry" ("booking_id", "movement", "account", "amount_cents", "currency")
-SELECT "booking_id", 'charge', 'cash', "price_cents", "currency" FROM "settlement";
---> statement-breakpoint
-INSERT INTO "ledger_entry" ("booking_id", "movement", "account", "amount_cents", "currency")
-SELECT "booking_id", 'charge', 'escrow', -"price_cents", "currency" FROM "settlement";
+INSERT INTO "ledger_entry" ("booking_id", "movement", "account", "seller_id", "amount_cents", "currency")
+SELECT "booking_id", 'charge', 'cash', NULL::uuid, "price_cents", "currency" FROM "settlement"
+UNION ALL SELECT "booking_id", 'charge', 'escrow', NULL, -"price_cents", "currency" FROM "settlement"
+UNION ALL SELECT "booking_id", 'release', 'escrow', NULL, "price_cents", "currency" FROM "settlement"
+UNION ALL SELECT "booking_id", 'release', 'fees', NULL, -"fee_cents", "currency" FROM "settlement"
+UNION ALL SELECT "booking_id", 'release', 'seller', "seller_id", -"seller_cents", "currency" FROM "settlement";

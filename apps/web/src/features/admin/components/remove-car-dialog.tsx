@@ -1,12 +1,9 @@
 import { RemoveCarFormSchema } from '@carmarket/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/api-client';
+import { ReasonField, useReasonField } from '../../../components/ui/reason-field';
 import { toast } from '../../../lib/toast';
-import { fieldOfError } from '../../../lib/use-server-error';
 import { useRemoveCar } from '../api/remove-car';
 
 /** What the dialog needs of a car, on the car page and in the admin's view of a person's cars. */
@@ -35,49 +32,30 @@ export function RemoveCarDialog({
   onRemoved?: () => void;
 }) {
   const remove = useRemoveCar(queryClient);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const reason = useReasonField('reason');
 
   function close() {
     remove.reset();
-    setReason('');
-    setReasonError(undefined);
+    reason.reset();
     onClose();
-  }
-
-  function showReasonError(message: string) {
-    setReasonError(message);
-    reasonRef.current?.focus();
   }
 
   function handleConfirm() {
     if (!car) return;
-    const parsed = RemoveCarFormSchema.safeParse({ reason });
-    if (!parsed.success) {
-      showReasonError(parsed.error.issues[0]?.message ?? 'Reason is required');
-      return;
-    }
-    setReasonError(undefined);
+    const input = reason.check(RemoveCarFormSchema.safeParse({ reason: reason.value }));
+    if (!input) return;
     remove.mutate(
-      { id: car._id, ...parsed.data },
+      { id: car._id, ...input },
       {
         onSuccess: () => {
           toast.success(`${car.name} removed. ${car.seller} was told why by email.`);
           close();
           if (onRemoved) requestAnimationFrame(onRemoved);
         },
-        onError: (problem) => {
-          if (fieldOfError(problem, { reason: 'reason' })) showReasonError(errorMessage(problem));
-        },
+        onError: reason.showServerError,
       },
     );
   }
-
-  const serverError =
-    remove.isError && !fieldOfError(remove.error, { reason: 'reason' })
-      ? errorMessage(remove.error)
-      : null;
 
   return (
     <ConfirmDialog
@@ -98,27 +76,14 @@ export function RemoveCarDialog({
       busyLabel="Removing…"
       busy={remove.isPending}
       danger
-      error={serverError}
+      error={reason.dialogError(remove)}
     >
-      <Field
+      <ReasonField
+        reason={reason}
         label="Reason, for the seller"
         hint="Say what is wrong, so that the seller understands and can do better."
-        error={reasonError}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            ref={reasonRef}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            rows={4}
-            maxLength={1000}
-            required
-            className="textarea w-full"
-            data-autofocus
-          />
-        )}
-      </Field>
+        maxLength={1000}
+      />
     </ConfirmDialog>
   );
 }

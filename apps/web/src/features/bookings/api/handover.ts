@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { bookingKeys } from './query-keys';
 
-/** `POST /api/booked/:id/handover`: the buyer has the car; the seller is paid. */
+/** `POST /api/booked/:id/handover`: the buyer has the car; the money is released to the seller. */
 export function confirmHandover(id: string): Promise<Booking> {
   return api.post<Booking>(`/booked/${encodeURIComponent(id)}/handover`);
 }

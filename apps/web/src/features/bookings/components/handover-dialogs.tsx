@@ -1,17 +1,18 @@
 import { formatMoney, OpenDisputeSchema, type Booking } from '@carmarket/shared';
-import { useRef, useState } from 'react';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
+import { ReasonField, useReasonField } from '../../../components/ui/reason-field';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { fieldOfError } from '../../../lib/use-server-error';
 import { useConfirmHandover, useOpenDispute } from '../api/handover';
 
 /** After the dialog closed and the list shows the new state: focus goes to its words. */
 type Done = (booking: Booking) => void;
 
-/** The buyer confirms they have the car: the seller is paid, for good. */
+/**
+ * The buyer confirms they have the car: the money is released to the seller, for good. (Whether
+ * it is sent at once depends on the seller's payout account, which is theirs to add.)
+ */
 export function ConfirmHandoverDialog({
   booking,
   onClose,
@@ -32,7 +33,7 @@ export function ConfirmHandoverDialog({
     if (!booking) return;
     confirm.mutate(booking._id, {
       onSuccess: () => {
-        toast.success(`Hand-over confirmed; ${booking.sellerName} is paid.`);
+        toast.success(`Hand-over confirmed: the money is released to ${booking.sellerName}.`);
         handleClose();
         onDone(booking);
       },
@@ -52,9 +53,10 @@ export function ConfirmHandoverDialog({
         booking && (
           <>
             Confirm only once you have the{' '}
-            <strong className="text-base-content">{booking.name}</strong> and its papers.{' '}
-            {booking.sellerName} is then paid{share ? ` ${share}` : ''}. This cannot be undone: you
-            can no longer report a problem with this booking.
+            <strong className="text-base-content">{booking.name}</strong> and its papers. The money
+            is then released to {booking.sellerName}
+            {share ? ` (${share} after our fee)` : ''}. This cannot be undone: you can no longer
+            report a problem with this booking.
           </>
         )
       }
@@ -78,49 +80,30 @@ export function ReportProblemDialog({
   onDone: Done;
 }) {
   const report = useOpenDispute();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const reason = useReasonField('reason');
 
   function handleClose() {
     report.reset();
-    setReason('');
-    setReasonError(undefined);
+    reason.reset();
     onClose();
-  }
-
-  function showReasonError(message: string) {
-    setReasonError(message);
-    reasonRef.current?.focus();
   }
 
   function handleConfirm() {
     if (!booking) return;
-    const parsed = OpenDisputeSchema.safeParse({ reason });
-    if (!parsed.success) {
-      showReasonError(parsed.error.issues[0]?.message ?? 'Reason is required');
-      return;
-    }
-    setReasonError(undefined);
+    const input = reason.check(OpenDisputeSchema.safeParse({ reason: reason.value }));
+    if (!input) return;
     report.mutate(
-      { id: booking._id, ...parsed.data },
+      { id: booking._id, ...input },
       {
         onSuccess: () => {
           toast.success('Problem reported. An administrator will look at it.');
           handleClose();
           onDone(booking);
         },
-        onError: (problem) => {
-          if (fieldOfError(problem, { reason: 'reason' })) showReasonError(errorMessage(problem));
-        },
+        onError: reason.showServerError,
       },
     );
   }
-
-  const serverError =
-    report.isError && !fieldOfError(report.error, { reason: 'reason' })
-      ? errorMessage(report.error)
-      : null;
 
   return (
     <ConfirmDialog
@@ -142,23 +125,15 @@ export function ReportProblemDialog({
       busyLabel="Reporting…"
       busy={report.isPending}
       danger
-      error={serverError}
+      error={reason.dialogError(report)}
     >
-      <Field label="What went wrong" hint="10 to 2,000 characters." error={reasonError}>
-        {(control) => (
-          <textarea
-            {...control}
-            ref={reasonRef}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            rows={5}
-            maxLength={2000}
-            required
-            className="textarea w-full"
-            data-autofocus
-          />
-        )}
-      </Field>
+      <ReasonField
+        reason={reason}
+        label="What went wrong"
+        hint="10 to 2,000 characters."
+        rows={5}
+        maxLength={2000}
+      />
     </ConfirmDialog>
   );
 }

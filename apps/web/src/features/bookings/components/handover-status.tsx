@@ -1,17 +1,31 @@
 import type { Handover } from '@carmarket/shared';
 
+import { formatDeadline, useHasPassed } from '../../../lib/deadline';
 import { formatDate } from '../../../lib/format-date';
 
 const on = (iso: string | null) => (iso ? ` on ${formatDate(iso)}` : '');
 
-/** Where a paid booking's money is, in words, for its buyer or for the car's seller. */
-export function handoverWords(handover: Handover, reader: 'buyer' | 'seller'): string {
+/**
+ * Where a paid booking's money is, in words, for its buyer or for the car's seller. `duePassed`:
+ * the days to report a problem are over, and the money goes to the seller at the next sweep.
+ */
+export function handoverWords(
+  handover: Handover,
+  reader: 'buyer' | 'seller',
+  duePassed: boolean,
+): string {
   const buyer = reader === 'buyer';
+  const due = formatDeadline(handover.releaseDueAt);
   switch (handover.state) {
     case 'awaiting-handover':
+      if (duePassed) {
+        return buyer
+          ? `Paid. The time to report a problem ended on ${due}: the money goes to the seller.`
+          : `Paid. The buyer's time to report a problem ended on ${due}: the money is released to you shortly.`;
+      }
       return buyer
-        ? `Paid. Confirm hand-over once you have the car; the seller is paid on ${formatDate(handover.releaseDueAt)} unless you report a problem.`
-        : `Paid; the money is held until hand-over. You are paid on ${formatDate(handover.releaseDueAt)} unless the buyer reports a problem first.`;
+        ? `Paid. Confirm hand-over once you have the car; the money goes to the seller on ${due} unless you report a problem before then.`
+        : `Paid; the money is held until hand-over. It is released to you on ${due} unless the buyer reports a problem first.`;
     case 'disputed':
       return buyer
         ? 'You reported a problem; an administrator is looking at it.'
@@ -23,6 +37,12 @@ export function handoverWords(handover: Handover, reader: 'buyer' | 'seller'): s
         ? `Refunded${on(handover.refundedAt)}.`
         : `Refunded to the buyer${on(handover.refundedAt)}.`;
   }
+}
+
+/** Whether the buyer may still report a problem: the server refuses once `releaseDueAt` passed. */
+export function useCanReportProblem(handover: Handover | null): boolean {
+  const duePassed = useHasPassed(handover?.releaseDueAt);
+  return handover?.state === 'awaiting-handover' && !duePassed;
 }
 
 /**
@@ -38,6 +58,7 @@ export function HandoverStatus({
   handover: Handover;
   reader: 'buyer' | 'seller';
 }) {
+  const duePassed = useHasPassed(handover.releaseDueAt);
   return (
     <p
       tabIndex={-1}
@@ -45,7 +66,7 @@ export function HandoverStatus({
       data-testid="handover-status"
       className="max-w-72 text-sm leading-6 text-muted"
     >
-      {handoverWords(handover, reader)}
+      {handoverWords(handover, reader, duePassed)}
     </p>
   );
 }

@@ -11,7 +11,7 @@ import { useCancelBooking } from '../api/cancel-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { BookingStatusBadge } from '../components/booking-status-badge';
 import { ConfirmHandoverDialog, ReportProblemDialog } from '../components/handover-dialogs';
-import { focusHandover, HandoverStatus } from '../components/handover-status';
+import { focusHandover, HandoverStatus, useCanReportProblem } from '../components/handover-status';
 import { paymentPath, receiptPath } from '../paths';
 
 const bookedOn = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -66,8 +66,8 @@ function OrderStatus({ booking }: { booking: Booking }) {
 
 /**
  * Pay and Cancel for a pending booking; the receipt and transaction id of a paid one (its badge
- * already says Paid), with Confirm hand-over and Report a problem while its money is held; why a
- * cancelled or closed one ended.
+ * already says Paid), with Confirm hand-over while its money awaits hand-over, and Report a
+ * problem until the days for it end; why a cancelled or closed one ended.
  */
 function BookingActions({
   booking,
@@ -75,6 +75,7 @@ function BookingActions({
   onHandover,
   onReport,
 }: { booking: Booking } & OrderActions) {
+  const canReport = useCanReportProblem(booking.handover);
   if (booking.status === 'paid') {
     return (
       <div className="grid justify-items-start gap-1.5">
@@ -87,13 +88,15 @@ function BookingActions({
             >
               Confirm hand-over<span className="sr-only"> of the {booking.name}</span>
             </button>
-            <button
-              type="button"
-              className="button button-outline button-sm"
-              onClick={() => onReport(booking)}
-            >
-              Report a problem<span className="sr-only"> with the {booking.name}</span>
-            </button>
+            {canReport && (
+              <button
+                type="button"
+                className="button button-outline button-sm"
+                onClick={() => onReport(booking)}
+              >
+                Report a problem<span className="sr-only"> with the {booking.name}</span>
+              </button>
+            )}
           </div>
         )}
         <Link to={receiptPath(booking._id)} className="button button-outline button-sm">

@@ -1,4 +1,4 @@
-import type { DisputePage, DisputeStatus, ResolveDisputeInput } from '@carmarket/shared';
+import type { Dispute, DisputePage, DisputeStatus, ResolveDisputeInput } from '@carmarket/shared';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '../../../lib/api-client';
@@ -20,12 +20,15 @@ export function useDisputes(status: DisputeStatus) {
   });
 }
 
-/** `POST /api/disputes/:id/resolve`: an admin's ruling, the money to the seller or back. */
+/**
+ * `POST /api/disputes/:id/resolve`: an admin's ruling, the money to the seller or back. Answers
+ * the dispute: `resolved`, or `resolving` while the provider has not finished a refund.
+ */
 export function useResolveDispute() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: { id: string } & ResolveDisputeInput) =>
-      api.post(`/disputes/${encodeURIComponent(id)}/resolve`, input),
+      api.post<Dispute>(`/disputes/${encodeURIComponent(id)}/resolve`, input),
     // Either way: a refusal may mean another admin ruled meanwhile.
     onSettled: () =>
       Promise.all([

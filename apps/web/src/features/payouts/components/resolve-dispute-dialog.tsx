@@ -4,12 +4,9 @@ import {
   type Dispute,
   type DisputeOutcome,
 } from '@carmarket/shared';
-import { useRef, useState } from 'react';
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/api-client';
-import { fieldOfError } from '../../../lib/use-server-error';
+import { ReasonField, useReasonField } from '../../../components/ui/reason-field';
 import { useResolveDispute } from '../api/disputes';
 
 export interface Ruling {
@@ -17,13 +14,17 @@ export interface Ruling {
   outcome: DisputeOutcome;
 }
 
-/** What a ruling does, in words, for the dialog's title and the page's message after it. */
-export function rulingWords({ dispute, outcome }: Ruling) {
+/**
+ * What a ruling does, in words, for the dialog's title and the page's message after it; `done`
+ * reads the dispute as the server answered it: a refund the provider has not finished yet leaves
+ * it `resolving`, and the payout sweep finishes it.
+ */
+export function rulingWords({ dispute, outcome }: Ruling, answered?: Dispute) {
   const amount = formatMoney(dispute.amount, dispute.currency);
   return outcome === 'release'
     ? {
         title: `Release the money to ${dispute.sellerName}?`,
-        effect: `${dispute.sellerName} is paid for the ${dispute.carName}, less our fee.`,
+        effect: `The money for the ${dispute.carName} is released to ${dispute.sellerName}, less our fee.`,
         confirm: 'Release to seller',
         busy: 'Releasing…',
         done: `The money for the ${dispute.carName} was released to ${dispute.sellerName}.`,
@@ -33,7 +34,10 @@ export function rulingWords({ dispute, outcome }: Ruling) {
         effect: `${amount} goes back to ${dispute.buyerName}'s card; ${dispute.sellerName} is not paid for the ${dispute.carName}.`,
         confirm: 'Refund buyer',
         busy: 'Refunding…',
-        done: `${dispute.buyerName} was refunded ${amount} for the ${dispute.carName}.`,
+        done:
+          answered?.status === 'resolving'
+            ? `The refund of ${amount} to ${dispute.buyerName} for the ${dispute.carName} is under way; it finishes by itself.`
+            : `${dispute.buyerName} was refunded ${amount} for the ${dispute.carName}.`,
       };
 }
 
@@ -48,52 +52,37 @@ export function ResolveDisputeDialog({
 }: {
   ruling: Ruling | null;
   onClose: () => void;
-  onResolved: (ruling: Ruling) => void;
+  /** With the dispute as the server answered it. */
+  onResolved: (ruling: Ruling, answered: Dispute) => void;
 }) {
   const resolve = useResolveDispute();
-  const [note, setNote] = useState('');
-  const [noteError, setNoteError] = useState<string | undefined>();
-  const noteRef = useRef<HTMLTextAreaElement>(null);
+  const note = useReasonField('note');
 
   function handleClose() {
     resolve.reset();
-    setNote('');
-    setNoteError(undefined);
+    note.reset();
     onClose();
-  }
-
-  function showNoteError(message: string) {
-    setNoteError(message);
-    noteRef.current?.focus();
   }
 
   function handleConfirm() {
     if (!ruling) return;
-    const parsed = ResolveDisputeSchema.safeParse({ outcome: ruling.outcome, note });
-    if (!parsed.success) {
-      showNoteError(parsed.error.issues[0]?.message ?? 'Note is required');
-      return;
-    }
-    setNoteError(undefined);
+    const input = note.check(
+      ResolveDisputeSchema.safeParse({ outcome: ruling.outcome, note: note.value }),
+    );
+    if (!input) return;
     resolve.mutate(
-      { id: ruling.dispute._id, ...parsed.data },
+      { id: ruling.dispute._id, ...input },
       {
-        onSuccess: () => {
+        onSuccess: (answered) => {
           handleClose();
-          onResolved(ruling);
+          onResolved(ruling, answered);
         },
-        onError: (problem) => {
-          if (fieldOfError(problem, { note: 'note' })) showNoteError(errorMessage(problem));
-        },
+        onError: note.showServerError,
       },
     );
   }
 
   const words = ruling ? rulingWords(ruling) : null;
-  const serverError =
-    resolve.isError && !fieldOfError(resolve.error, { note: 'note' })
-      ? errorMessage(resolve.error)
-      : null;
 
   return (
     <ConfirmDialog
@@ -106,27 +95,14 @@ export function ResolveDisputeDialog({
       busyLabel={words?.busy ?? ''}
       busy={resolve.isPending}
       danger={ruling?.outcome === 'refund'}
-      error={serverError}
+      error={note.dialogError(resolve)}
     >
-      <Field
+      <ReasonField
+        reason={note}
         label="Note, for the buyer and the seller"
         hint="Why you decided so: 3 to 2,000 characters, mailed to both."
-        error={noteError}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            ref={noteRef}
-            value={note}
-            onChange={(event) => setNote(event.target.value)}
-            rows={4}
-            maxLength={2000}
-            required
-            className="textarea w-full"
-            data-autofocus
-          />
-        )}
-      </Field>
+        maxLength={2000}
+      />
     </ConfirmDialog>
   );
 }

@@ -2,6 +2,7 @@ import { formatMoney, type Dispute, type DisputeStatus } from '@carmarket/shared
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
+import { LoadMore } from '../../../components/ui/load-more';
 import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { formatDate } from '../../../lib/format-date';
 import { usePage } from '../../../lib/page';
@@ -139,18 +140,12 @@ function DisputeList({
                 <DisputeCard key={dispute._id} dispute={dispute} onRule={onRule} />
               ))}
           </ul>
-          {disputes.hasNextPage && (
-            <div className="mt-6 flex justify-center">
-              <button
-                type="button"
-                className="button button-outline"
-                disabled={disputes.isFetchingNextPage}
-                onClick={() => void disputes.fetchNextPage()}
-              >
-                {disputes.isFetchingNextPage ? 'Loading more disputes…' : 'Show more'}
-              </button>
-            </div>
-          )}
+          <LoadMore
+            hasMore={disputes.hasNextPage}
+            loading={disputes.isFetchingNextPage}
+            onMore={() => void disputes.fetchNextPage()}
+            noun="disputes"
+          />
         </>
       )}
     </PageState>
@@ -220,7 +215,7 @@ export function DisputesPage() {
       <ResolveDisputeDialog
         ruling={ruling}
         onClose={() => setRuling(null)}
-        onResolved={(resolved) => setDone(rulingWords(resolved).done)}
+        onResolved={(resolved, answered) => setDone(rulingWords(resolved, answered).done)}
       />
     </div>
   );

@@ -25,6 +25,18 @@ import {
 // Each test opens a few signed-in pages: on a machine shared with other runs one can take longer.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
+// A reader whose language and time zone are not the server's: a deadline shows in theirs.
+const READER = { locale: 'en-GB', timezoneId: 'Asia/Tokyo' } as const;
+test.use(READER);
+
+/** A deadline as the reader's browser writes it, with its time. */
+const deadline = (iso: string) =>
+  new Intl.DateTimeFormat(READER.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: READER.timezoneId,
+  }).format(new Date(iso));
+
 type Playwright = Parameters<typeof otherSession>[0];
 
 /** A car of a new seller's (in a session of its own, closed after), on sale in Microbus. */
@@ -60,7 +72,7 @@ test.describe('hand-over, payouts and disputes', () => {
     await signUpBuyer(page, 'Hana Handover');
     const bookingId = await bookCarApi(page.request, carId);
     await payApi(page.request, bookingId);
-    const { handover } = await bookingOf(page.request, bookingId);
+    const { handover, currency } = await bookingOf(page.request, bookingId);
     expect(handover?.state).toBe('awaiting-handover');
 
     await page.goto('/dashboard/orders');
@@ -68,18 +80,24 @@ test.describe('hand-over, payouts and disputes', () => {
     const row = orderRow(page, carName);
     const status = row.getByTestId('handover-status');
     await expect(status).toHaveText(
-      /^Paid\. Confirm hand-over once you have the car; the seller is paid on \w{3} \d{1,2}, \d{4} unless you report a problem\.$/,
+      `Paid. Confirm hand-over once you have the car; the money goes to the seller on ${deadline(handover!.releaseDueAt)} unless you report a problem before then.`,
     );
 
     await row.getByRole('button', { name: `Confirm hand-over of the ${carName}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm hand-over?' });
-    await expect(dialog).toContainText(`${seller.name} is then paid`);
+    // Released, not "paid": the seller may have no payout account yet.
+    await expect(dialog).toContainText(
+      `The money is then released to ${seller.name} (${formatMoney(handover!.sellerCents, currency)} after our fee).`,
+    );
     await expect(dialog).toContainText('This cannot be undone');
     // Focus starts on the button that changes nothing.
     await expect(dialog.getByRole('button', { name: 'Not yet' })).toBeFocused();
     await dialog.getByRole('button', { name: 'Confirm hand-over' }).click();
 
     await expect(dialog).toBeHidden();
+    await expect(
+      page.getByText(`Hand-over confirmed: the money is released to ${seller.name}.`),
+    ).toBeVisible();
     await expect(status).toHaveText(/^Handed over on \w{3} \d{1,2}, \d{4}\.$/);
     await expect(status).toBeFocused();
     await expect(
@@ -89,6 +107,38 @@ test.describe('hand-over, payouts and disputes', () => {
       state: 'released',
       releasedBy: 'buyer',
     });
+  });
+
+  test('once the days to report a problem are over, My Orders no longer offers it', async ({
+    page,
+    playwright,
+  }) => {
+    const carName = `VW California ${uniqueMarker()}`;
+    const { carId } = await carOfNewSeller(playwright, carName);
+    await signUpBuyer(page, 'Dora Deadline');
+    const bookingId = await bookCarApi(page.request, carId);
+    await payApi(page.request, bookingId);
+    const { handover } = await bookingOf(page.request, bookingId);
+    // The reader's clock a minute before the deadline (the server's stays now: nothing is
+    // released meanwhile, and the server would refuse the report after it).
+    await page.clock.install({ time: Date.parse(handover!.releaseDueAt) - 60_000 });
+
+    await page.goto('/dashboard/orders');
+    await waitForHydration(page);
+    const row = orderRow(page, carName);
+    const report = row.getByRole('button', { name: `Report a problem with the ${carName}` });
+    await expect(report).toBeVisible();
+
+    // The deadline passes with the page open: the button goes, and the words say where the
+    // money goes.
+    await page.clock.fastForward(60_000);
+    await expect(report).toHaveCount(0);
+    await expect(row.getByTestId('handover-status')).toHaveText(
+      `Paid. The time to report a problem ended on ${deadline(handover!.releaseDueAt)}: the money goes to the seller.`,
+    );
+    await expect(
+      row.getByRole('button', { name: `Confirm hand-over of the ${carName}` }),
+    ).toBeVisible();
   });
 
   test('a seller sees their balance, adds a payout account and sees the payout', async ({
@@ -113,6 +163,7 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible();
     const balance = page.getByTestId('balance');
     const figure = (label: string) => balance.locator(`dt:text-is("${label}") + dd`);
+    const hint = (label: string) => balance.locator(`dt:text-is("${label}") + dd + dd`);
     await expect(figure('Pending hand-over')).toHaveText(share);
     await expect(figure('Ready to pay out')).toHaveText(nothing);
     await expect(page.getByText('No payouts yet')).toBeVisible();
@@ -126,6 +177,10 @@ test.describe('hand-over, payouts and disputes', () => {
     await page.reload();
     await expect(figure('Pending hand-over')).toHaveText(nothing);
     await expect(figure('Ready to pay out')).toHaveText(share);
+    // Nowhere to send it yet: the figure says so, not that it is on its way.
+    await expect(hint('Ready to pay out')).toHaveText(
+      'Handed over; it waits for a payout account. Add a payout account to be paid.',
+    );
     await expect(page.getByTestId('payout-account-notice')).toContainText(
       'Add your payout account',
     );
@@ -148,6 +203,9 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(page.getByText('Payouts go to your account')).toBeVisible();
     await expect(figure('Paid out')).toHaveText(share);
     await expect(figure('Ready to pay out')).toHaveText(nothing);
+    await expect(hint('Ready to pay out')).toHaveText(
+      'Handed over; on its way to your payout account.',
+    );
     const payout = page.getByTestId('payout-row').filter({ hasText: carName });
     await expect(payout).toContainText(share);
     await expect(payout).toContainText(fee);

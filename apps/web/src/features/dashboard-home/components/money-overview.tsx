@@ -1,9 +1,9 @@
 import { formatMoney } from '@carmarket/shared';
 import { Link } from 'react-router';
 
+import { Figure, Figures } from '../../../components/ui/figures';
 import { PageState } from '../../../components/ui/page-state';
 import { useMoneySummary } from '../api/get-money';
-import { Figure, Figures } from './figures';
 
 /** The admins' money figures: what is held, earned, paid out and refunded; open disputes. */
 export function MoneyOverview() {

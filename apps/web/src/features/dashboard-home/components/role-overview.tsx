@@ -2,11 +2,11 @@ import { formatMoney, type Role, type Stats } from '@carmarket/shared';
 import { lazy } from 'react';
 import { Link } from 'react-router';
 
+import { Figure, Figures } from '../../../components/ui/figures';
 import { PageState } from '../../../components/ui/page-state';
 import { LoadedWhenHydrated } from '../../../lib/use-hydrated';
 import { useStats } from '../api/get-stats';
 import { BarChart, type Bar } from './bar-chart';
-import { Figure, Figures } from './figures';
 import { SalesChart } from './sales-chart';
 
 // Admins only, and after the page: its code stays out of the dashboard home's chunk, and the

@@ -1,7 +1,9 @@
 import { formatMoney, type Balance, type PayoutAccount, type Payout } from '@carmarket/shared';
 import type { ReactNode } from 'react';
 
+import { Figure } from '../../../components/ui/figures';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMore } from '../../../components/ui/load-more';
 import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format-date';
@@ -11,17 +13,22 @@ import { useBalance } from '../api/balance';
 import { usePayoutAccount, useStartPayoutAccount } from '../api/payout-account';
 import { usePayouts } from '../api/payouts';
 
-function Figure({ label, value, hint }: { label: string; value: string; hint: string }) {
-  return (
-    <div className="min-w-0 rounded-box border border-base-300 bg-base-100 p-4 sm:p-5">
-      <dt className="text-sm font-medium text-muted">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold tracking-tight break-words sm:text-3xl">{value}</dd>
-      <dd className="mt-1 text-sm text-muted">{hint}</dd>
-    </div>
-  );
-}
+/** Where money ready to pay out goes: it is sent only to a payout account that is set up. */
+const PAYABLE_HINT: Record<PayoutAccount['status'] | 'unknown', string> = {
+  ready: 'Handed over; on its way to your payout account.',
+  onboarding: 'Handed over; it waits for your payout account. Finish setting it up to be paid.',
+  none: 'Handed over; it waits for a payout account. Add a payout account to be paid.',
+  unknown: 'Handed over; not paid out yet.',
+};
 
-function BalanceFigures({ balance }: { balance: Balance }) {
+function BalanceFigures({
+  balance,
+  account,
+}: {
+  balance: Balance;
+  /** Undefined while it loads (or when it could not). */
+  account: PayoutAccount | undefined;
+}) {
   const money = (cents: number) => formatMoney(cents, balance.currency);
   return (
     <dl className="grid gap-3 sm:grid-cols-3 sm:gap-4" data-testid="balance">
@@ -33,7 +40,7 @@ function BalanceFigures({ balance }: { balance: Balance }) {
       <Figure
         label="Ready to pay out"
         value={money(balance.payable)}
-        hint="Handed over; on its way to your payout account."
+        hint={PAYABLE_HINT[account?.status ?? 'unknown']}
       />
       <Figure label="Paid out" value={money(balance.paidOut)} hint="Sent to your payout account." />
     </dl>
@@ -176,18 +183,12 @@ function Payouts() {
       {(data) => (
         <>
           <PayoutList payouts={data.pages.flatMap((page) => page.items)} />
-          {payouts.hasNextPage && (
-            <div className="mt-6 flex justify-center">
-              <button
-                type="button"
-                className="button button-outline"
-                disabled={payouts.isFetchingNextPage}
-                onClick={() => void payouts.fetchNextPage()}
-              >
-                {payouts.isFetchingNextPage ? 'Loading more payouts…' : 'Show more'}
-              </button>
-            </div>
-          )}
+          <LoadMore
+            hasMore={payouts.hasNextPage}
+            loading={payouts.isFetchingNextPage}
+            onMore={() => void payouts.fetchNextPage()}
+            noun="payouts"
+          />
         </>
       )}
     </PageState>
@@ -231,7 +232,7 @@ export function PayoutsPage() {
         </h2>
         <div className="mt-4">
           <PageState query={balance} loading="Loading your balance…" what="your balance">
-            {(data) => <BalanceFigures balance={data} />}
+            {(data) => <BalanceFigures balance={data} account={account.data} />}
           </PageState>
         </div>
       </section>

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-/** One figure of the dashboard home: its label, its value, and a line under it. */
+/**
+ * One figure of a dashboard page (the home's, a seller's balance): its label, its value, and a
+ * line under it; in a `<dl>` such as `Figures`.
+ */
 export function Figure({
   label,
   value,

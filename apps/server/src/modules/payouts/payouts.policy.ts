@@ -19,8 +19,11 @@ export const payoutPolicy = {
     const sees = holdsRole(actor.roles, 'admin') || booking.sellerId === actor.id;
     return sees ? deny(`Only the buyer can ${action}.`) : hide(BOOKING_NOT_FOUND);
   },
-  /** Ruling on disputes and the platform's money figures: admins only. */
+  /** Ruling on disputes: admins only. */
   canRuleOnDisputes: (actor: SessionUser) =>
+    decide(holdsRole(actor.roles, 'admin'), 'This is for admins only.'),
+  /** The platform's money figures (held, fees, paid out, owed, refunded): admins only. */
+  canSeeMoney: (actor: SessionUser) =>
     decide(holdsRole(actor.roles, 'admin'), 'This is for admins only.'),
   /** A balance, payouts and a payout account: sellers' own. */
   canBePaid: (actor: SessionUser) =>

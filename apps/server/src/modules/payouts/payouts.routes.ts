@@ -88,7 +88,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<{ deps: PayoutDeps }> = async (
   app.get(
     '/admin/money',
     {
-      preValidation: [app.authenticate, guard(payoutPolicy.canRuleOnDisputes)],
+      preValidation: [app.authenticate, guard(payoutPolicy.canSeeMoney)],
       schema: {
         tags: ['payouts'],
         summary: "The platform's money: held, fees earned, paid out, owed to sellers, refunded",

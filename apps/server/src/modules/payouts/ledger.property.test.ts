@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import type { Balance, Booking, Dispute } from '@carmarket/shared';
+import type { Balance, Dispute } from '@carmarket/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { register, signInAs, type TestClient } from '../../test/client.ts';
 import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { bookingOf, ledgerSum } from './payouts.test-helpers.ts';
 
 /*
  * Issue 35's property (decision 037): any sequence of the money's actions, in any order, repeated
@@ -92,12 +93,6 @@ describe('the ledger under any sequence of hand-overs, disputes, rulings and pay
     return { seller, bookings };
   }
 
-  async function bookingOf(buyer: TestClient, id: string): Promise<Booking> {
-    const response = await buyer.get(`/api/booked/${id}`);
-    expect(response.status).toBe(200);
-    return (await response.json()) as Booking;
-  }
-
   it('sums to zero and pays out or refunds each booking at most once', async () => {
     await fc.assert(
       fc.asyncProperty(steps, async (sequence) => {
@@ -160,11 +155,7 @@ describe('the ledger under any sequence of hand-overs, disputes, rulings and pay
           sql`select booking_id, movement from ledger_entry group by booking_id, movement having sum(amount_cents) <> 0`,
         );
         expect(unbalanced).toEqual([]);
-        const [total] = await queryRows<{ total: string | number | null }>(
-          app.database.db,
-          sql`select coalesce(sum(amount_cents), 0) as total from ledger_entry`,
-        );
-        expect(Number(total!.total)).toBe(0);
+        expect(await ledgerSum(app)).toBe(0);
 
         // Each booking: its movements match its state, with at most one of payout and refund.
         const movements = await queryRows<{ booking_id: string; movement: string }>(

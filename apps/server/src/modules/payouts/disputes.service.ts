@@ -124,7 +124,10 @@ export async function resolveDispute(
         .where(eq(dispute.id, disputeId));
       return 'refund';
     }
-    await release(tx, held, 'admin');
+    // The settlement is no longer disputed (moved on meanwhile): nothing is written.
+    if (!(await release(tx, held, 'admin'))) {
+      throw conflict('This booking’s money is no longer in dispute: nothing was released.');
+    }
     await tx
       .update(dispute)
       .set({
@@ -199,7 +202,16 @@ async function finishRefund(deps: PayoutDeps, disputeId: string): Promise<boolea
     .where(eq(dispute.id, disputeId));
   if (claimed?.status !== 'resolving' || !claimed.transactionId) return false;
   const { bookingId, transactionId: intentId } = claimed;
-  await deps.gateway.refund(intentId);
+  try {
+    await deps.gateway.refund(intentId);
+  } catch (error) {
+    // Touched, so the sweep tries the others first and this one again only after a while.
+    await deps.db
+      .update(dispute)
+      .set({ updatedAt: sql`now()` })
+      .where(and(eq(dispute.id, disputeId), eq(dispute.status, 'resolving')));
+    throw error;
+  }
 
   const finished = await deps.db.transaction(async (tx) => {
     const held = (await lockSettlement(tx, bookingId))!;
@@ -245,16 +257,25 @@ async function finishRefund(deps: PayoutDeps, disputeId: string): Promise<boolea
 
 /** Disputes finished a sweep. */
 const FINISH_BATCH = 50;
+/**
+ * A `resolving` dispute touched more recently than this (claimed by a ruling whose refund may
+ * be in flight, or whose refund just failed) is left alone: longer than Stripe's slowest answer.
+ */
+const RESOLVING_LEASE = sql`interval '2 minutes'`;
 
 /**
  * Finishes the refund rulings a crash or a provider's failure left `resolving` (the payout
- * sweep). Safe to run from any process at once: each step is idempotent. Answers how many.
+ * sweep), those untouched longest first; a refund that failed waits out the lease, so one that
+ * keeps failing neither spins nor blocks the others. Safe to run from any process at once: each
+ * step is idempotent. Answers how many.
  */
 export async function finishResolvingDisputes(deps: PayoutDeps): Promise<number> {
   const resolving = await deps.db
     .select({ id: dispute.id })
     .from(dispute)
-    .where(eq(dispute.status, 'resolving'))
+    .where(
+      and(eq(dispute.status, 'resolving'), sql`${dispute.updatedAt} < now() - ${RESOLVING_LEASE}`),
+    )
     .orderBy(asc(dispute.updatedAt))
     .limit(FINISH_BATCH);
   let finished = 0;
@@ -262,7 +283,10 @@ export async function finishResolvingDisputes(deps: PayoutDeps): Promise<number>
     try {
       if (await finishRefund(deps, id)) finished += 1;
     } catch (error) {
-      deps.log.error({ err: error, disputeId: id }, 'refund of a disputed booking failed');
+      deps.log.error(
+        { err: error, disputeId: id },
+        'refund of a disputed booking failed; tried again after its lease',
+      );
     }
   }
   return finished;

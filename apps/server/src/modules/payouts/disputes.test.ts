@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispute, DisputePage } from '@carmarket/shared';
 import { payment, payout, sandboxIntent, user } from '../../db/schema.ts';
 import { codeOf, register, signInAs, type TestClient } from '../../test/client.ts';
-import { waitForMail } from '../../test/mail.ts';
+import { mailsTo, queuedMailSent, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import {
   auditOf,
@@ -168,11 +168,13 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
       .select({ id: user.id })
       .from(user)
       .where(eq(user.email, 'admin@demo.local'));
-    // What the first phase commits before the card is refunded: the ruling claimed.
+    // What the first phase commits before the card is refunded: the ruling claimed, by a
+    // process that died (time moved, not waited: its claim's lease has run out).
     const claim = (disputeId: string) =>
       app.database.db.execute(
         sql`update dispute set status = 'resolving', outcome = 'refund', note = 'Refund it.',
-              resolved_by = ${adminRow!.id} where id = ${disputeId}`,
+              resolved_by = ${adminRow!.id}, updated_at = now() - interval '1 hour'
+            where id = ${disputeId}`,
       );
     const swept = await disputed();
     const retried = await disputed();
@@ -199,6 +201,33 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
     }
     expect((await app.payouts.sweep()).refunded).toBe(0);
     expect(await ledgerSum(app)).toBe(0);
+  });
+
+  it('refuses a release when the money is no longer in dispute, and writes nothing', async () => {
+    const { buyer, seller, bookingId, disputeId } = await disputed();
+    // The settlement moved on by some other way while the dispute still stands.
+    await app.database.db.execute(
+      sql`update settlement set state = 'awaiting-handover' where booking_id = ${bookingId}`,
+    );
+    const ruled = await resolve(admin, disputeId, 'release', 'Released.');
+    expect(ruled.status).toBe(409);
+    expect(await codeOf(ruled)).toBe('conflict');
+    const open = (await (
+      await admin.get('/api/disputes?status=open&limit=48')
+    ).json()) as DisputePage;
+    expect(open.items.find((d) => d._id === disputeId)).toMatchObject({
+      status: 'open',
+      outcome: null,
+    });
+    expect(await auditOf(app, 'dispute.resolved', bookingId)).toEqual([]);
+    expect((await ledgerOf(app, bookingId)).map((e) => e.movement)).toEqual(['charge', 'charge']);
+    expect((await bookingOf(buyer, bookingId)).handover?.state).toBe('awaiting-handover');
+    // Neither side was told of a ruling.
+    await queuedMailSent(app);
+    for (const email of [buyer.account.email, seller.account.email]) {
+      const subjects = (await mailsTo(app, email)).map((mail) => mail.subject);
+      expect(subjects.filter((subject) => /decided/.test(subject))).toEqual([]);
+    }
   });
 
   it('lists disputes to admins only, open first, a page at a time', async () => {

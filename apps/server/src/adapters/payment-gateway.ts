@@ -65,13 +65,16 @@ export interface PayoutGateway {
   accountReady(accountId: string): Promise<boolean | null>;
   /**
    * Sends `amountCents` to the account. The same `idempotencyKey` again (a retry after a crash)
-   * answers the transfer the first call made and moves nothing more.
+   * answers the transfer the first call made and moves nothing more. `paymentIntentId` is the
+   * booking's charge (`booking.transactionId`): Stripe pays the transfer from that charge's
+   * funds, available or not yet; the sandbox needs none.
    */
   transfer(input: {
     accountId: string;
     amountCents: number;
     currency: string;
     bookingId: string;
+    paymentIntentId: string;
     idempotencyKey: string;
   }): Promise<{ transferId: string }>;
 }

@@ -21,6 +21,12 @@ function toIntent(intent: Stripe.PaymentIntent): GatewayIntent {
   };
 }
 
+/**
+ * The look-ups before a transfer: one try of 10 s each, so that with the transfer's own three
+ * tries of 20 s a payout's calls end within its two-minute lease (payout.service.ts).
+ */
+const LOOK_UP = { maxNetworkRetries: 0, timeout: 10_000 };
+
 /** Stripe PaymentIntents: created on the server, confirmed by Stripe Elements in the browser. */
 export async function createStripeGateway(options: StripeOptions): Promise<PaymentGateway> {
   // Loaded only with PAYMENT_PROVIDER=stripe: a sandbox server keeps ~15 MB it would not use.
@@ -63,10 +69,16 @@ export async function createStripeGateway(options: StripeOptions): Promise<Payme
       await stripe.paymentIntents.cancel(id).catch(() => {});
     },
     async refund(intentId) {
-      await stripe.refunds.create(
-        { payment_intent: intentId },
-        { idempotencyKey: `refund-${intentId}` },
-      );
+      try {
+        await stripe.refunds.create(
+          { payment_intent: intentId },
+          { idempotencyKey: `refund-${intentId}` },
+        );
+      } catch (error) {
+        // Refunded already (asked again after Stripe forgot the key, 24 hours on): done.
+        if ((error as { code?: string }).code === 'charge_already_refunded') return;
+        throw error;
+      }
     },
     // Stripe Connect (decision 037): an Express account per seller, onboarded on Stripe's pages;
     // the platform charges the buyer and later transfers the seller's share to the account.
@@ -102,13 +114,34 @@ export async function createStripeGateway(options: StripeOptions): Promise<Payme
           throw error;
         }
       },
-      async transfer({ accountId, amountCents, currency, bookingId, idempotencyKey }) {
+      async transfer({
+        accountId,
+        amountCents,
+        currency,
+        bookingId,
+        paymentIntentId,
+        idempotencyKey,
+      }) {
+        const group = `booking_${bookingId}`;
+        // Stripe forgets idempotency keys after 24 hours: a booking's transfer made by an
+        // earlier try is found by its group, and none is made twice.
+        const made = await stripe.transfers.list({ transfer_group: group, limit: 1 }, LOOK_UP);
+        if (made.data[0]) return { transferId: made.data[0].id };
+        // Paid from the buyer's charge, so the transfer waits for its funds rather than being
+        // refused for the platform's available balance (Stripe would keep that refusal a day).
+        const intent = await stripe.paymentIntents.retrieve(paymentIntentId, {}, LOOK_UP);
+        const charge =
+          typeof intent.latest_charge === 'string'
+            ? intent.latest_charge
+            : intent.latest_charge?.id;
+        if (!charge) throw new Error(`payment ${paymentIntentId} has no charge to pay out of`);
         const transfer = await stripe.transfers.create(
           {
             amount: amountCents,
             currency: currency.toLowerCase(),
             destination: accountId,
-            transfer_group: `booking_${bookingId}`,
+            transfer_group: group,
+            source_transaction: charge,
             metadata: { bookingId },
           },
           { idempotencyKey },

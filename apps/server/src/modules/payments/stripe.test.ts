@@ -1,11 +1,15 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../test/client.ts';
-import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.ts';
+import {
+  FAKE_WEBHOOK_SECRET as WEBHOOK_SECRET,
+  startFakeStripe,
+  startStripePayment,
+  stripeTestEnv,
+  type FakeStripe,
+} from '../../test/fake-stripe.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
 
 describe('the Stripe adapter', () => {
   let app: TestApp;
@@ -13,15 +17,7 @@ describe('the Stripe adapter', () => {
   const stripe = new Stripe('sk_test_fake');
   beforeAll(async () => {
     stripeApi = await startFakeStripe();
-    app = await startTestApp({
-      env: {
-        PAYMENT_PROVIDER: 'stripe',
-        STRIPE_SECRET_KEY: 'sk_test_fake',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripeApi.url,
-      },
-    });
+    app = await startTestApp({ env: stripeTestEnv(stripeApi) });
   });
   afterAll(async () => {
     await app.close();
@@ -71,14 +67,8 @@ describe('the Stripe adapter', () => {
 
   it('handles webhooks verified on the raw body with Stripe’s signature, once per event', async () => {
     const car = await newCar(app);
-    const buyer = await register(app);
-    const { insertedId: bookingId } = (await (
-      await buyer.post('/api/category', validBooking(car.id))
-    ).json()) as { insertedId: string };
-    const { clientSecret } = (await (
-      await buyer.post('/api/create-payment-intent', { bookingId })
-    ).json()) as { clientSecret: string };
-    const intent = stripeApi.intents.get(clientSecret.split('_secret_')[0]!)!;
+    const { buyer, bookingId, intentId } = await startStripePayment(app, car.id);
+    const intent = stripeApi.intents.get(intentId)!;
     intent.status = 'succeeded';
     const payload = JSON.stringify(
       {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PayoutAccount } from '@carmarket/shared';
 import { payoutAccount } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
 import { formatWait, orGiveBack, spend } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { PayoutDeps } from './payout-deps.ts';
@@ -10,6 +11,24 @@ import { markReadyIfSo, sendDuePayouts } from './payout.service.ts';
 const ACCOUNT_LINKS_PER_HOUR = 10;
 
 type AccountRow = typeof payoutAccount.$inferSelect;
+
+/**
+ * A call to the payment provider for a seller's request: its failure is logged and answered as
+ * the provider being unavailable, never with the provider's own words (they may name our keys).
+ */
+async function askProvider<T>(deps: PayoutDeps, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    deps.log.error({ err: error }, `payment provider: ${what} failed`);
+    throw new AppError(
+      503,
+      'unavailable',
+      'The payment provider did not answer; try again shortly.',
+      { retryAfterSeconds: 5 },
+    );
+  }
+}
 
 async function accountOf(deps: PayoutDeps, userId: string): Promise<AccountRow | undefined> {
   const [row] = await deps.db.select().from(payoutAccount).where(eq(payoutAccount.userId, userId));
@@ -30,8 +49,8 @@ async function payOwed(deps: PayoutDeps, sellerId: string): Promise<void> {
 
 /**
  * Where the seller's payouts go, as the Payouts page shows it. An account still onboarding is
- * asked about again (the seller comes back to the page from the provider's onboarding), and
- * what they are owed goes out once it is ready.
+ * asked about again (the seller comes back to the page from the provider's onboarding), at most
+ * once a minute, and what they are owed goes out once it is ready.
  */
 export async function payoutAccountFor(
   deps: PayoutDeps,
@@ -41,10 +60,12 @@ export async function payoutAccountFor(
   const provider = deps.gateway.provider;
   if (!row || row.provider !== provider) return { status: 'none', provider };
   if (row.status === 'ready') return { status: 'ready', provider };
-  const ready = await markReadyIfSo(deps, actor.id, row.accountId).catch((error: unknown) => {
-    deps.log.warn({ err: error, account: row.accountId }, 'payout account check failed');
-    return false;
-  });
+  const ready = await markReadyIfSo(deps, actor.id, row.accountId, 'when-due').catch(
+    (error: unknown) => {
+      deps.log.warn({ err: error, account: row.accountId }, 'payout account check failed');
+      return false;
+    },
+  );
   if (ready) await payOwed(deps, actor.id);
   return { status: ready ? 'ready' : 'onboarding', provider };
 }
@@ -75,11 +96,13 @@ export async function startPayoutAccount(
   );
   const { accountId, ready } = await orGiveBack(giveBack, () => ensureAccount(deps, actor));
   const origin = deps.siteOrigin();
-  const url = await deps.gateway.payouts.onboardingLink({
-    accountId,
-    returnUrl: `${origin}/dashboard/payouts?account=done`,
-    refreshUrl: `${origin}/dashboard/payouts?account=retry`,
-  });
+  const url = await askProvider(deps, 'onboarding link', () =>
+    deps.gateway.payouts.onboardingLink({
+      accountId,
+      returnUrl: `${origin}/dashboard/payouts?account=done`,
+      refreshUrl: `${origin}/dashboard/payouts?account=retry`,
+    }),
+  );
   if (ready) await payOwed(deps, actor.id);
   return { url };
 }
@@ -92,11 +115,13 @@ async function ensureAccount(
   const provider = deps.gateway.provider;
   let row = await accountOf(deps, actor.id);
   if (!row || row.provider !== provider) {
-    const accountId = await deps.gateway.payouts.createAccount({
-      userId: actor.id,
-      email: actor.email,
-      idempotencyKey: `payout-account-${actor.id}`,
-    });
+    const accountId = await askProvider(deps, 'account creation', () =>
+      deps.gateway.payouts.createAccount({
+        userId: actor.id,
+        email: actor.email,
+        idempotencyKey: `payout-account-${actor.id}`,
+      }),
+    );
     // One account per seller: a racing request made the same one (the same key); an account
     // at another provider (the site changed provider) is replaced by this one.
     await deps.db
@@ -109,6 +134,10 @@ async function ensureAccount(
       });
     row = (await accountOf(deps, actor.id))!;
   }
-  if (row.status === 'ready') return { accountId: row.accountId, ready: true };
-  return { accountId: row.accountId, ready: await markReadyIfSo(deps, actor.id, row.accountId) };
+  const { accountId } = row;
+  if (row.status === 'ready') return { accountId, ready: true };
+  const ready = await askProvider(deps, 'account check', () =>
+    markReadyIfSo(deps, actor.id, accountId, 'now'),
+  );
+  return { accountId, ready };
 }

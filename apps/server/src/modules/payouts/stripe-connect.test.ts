@@ -1,12 +1,16 @@
-import { eq } from 'drizzle-orm';
-import type { Balance, PayoutAccount, PayoutPage } from '@carmarket/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { Balance, Booking, PayoutAccount, PayoutPage } from '@carmarket/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { user } from '../../db/schema.ts';
-import { register, type TestClient } from '../../test/client.ts';
-import { startFakeStripe, type FakeStripe } from '../../test/fake-stripe.ts';
-import { newCar, validBooking } from '../../test/fixtures.ts';
+import { errorOf, signInAs, type TestClient } from '../../test/client.ts';
+import {
+  payWithFakeStripe,
+  startFakeStripe,
+  stripeTestEnv,
+  type FakeStripe,
+} from '../../test/fake-stripe.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { ledgerSum, newSeller } from './payouts.test-helpers.ts';
+import { bookingOf, ledgerSum, newSeller } from './payouts.test-helpers.ts';
 
 /*
  * Payouts through Stripe Connect (decision 037), against the local Stripe stand-in: an Express
@@ -19,11 +23,7 @@ beforeAll(async () => {
   stripeApi = await startFakeStripe();
   app = await startTestApp({
     env: {
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_fake',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
-      STRIPE_WEBHOOK_SECRET: 'whsec_test_secret_for_the_fake',
-      STRIPE_API_URL: stripeApi.url,
+      ...stripeTestEnv(stripeApi),
       // The sweep runs when the test says.
       PAYOUT_SWEEP_SECONDS: '3600',
     },
@@ -36,22 +36,16 @@ afterAll(async () => {
 
 /** A car of `seller`, booked by a new buyer and paid through Stripe, then handed over. */
 async function soldAndHandedOver(seller: TestClient, repriceCents: number) {
-  const car = await newCar(app, { seller, repriceCents });
-  const buyer = await register(app);
-  const { insertedId: bookingId } = (await (
-    await buyer.post('/api/category', validBooking(car.id))
-  ).json()) as { insertedId: string };
-  const { clientSecret } = (await (
-    await buyer.post('/api/create-payment-intent', { bookingId })
-  ).json()) as { clientSecret: string };
-  const intentId = clientSecret.split('_secret_')[0]!;
-  // What Stripe.js's confirmation does at Stripe's end.
-  stripeApi.intents.get(intentId)!.status = 'succeeded';
-  expect((await buyer.post('/api/payments', { bookingId, transactionId: intentId })).status).toBe(
-    200,
-  );
+  const { buyer, bookingId } = await payWithFakeStripe(app, stripeApi, { seller, repriceCents });
   expect((await buyer.post(`/api/booked/${bookingId}/handover`)).status).toBe(200);
   return bookingId;
+}
+
+/** A minute passed since the seller's account was last asked about at Stripe. */
+async function aMinuteLater(accountId: string) {
+  await app.database.db.execute(
+    sql`update payout_account set updated_at = now() - interval '1 hour' where account_id = ${accountId}`,
+  );
 }
 
 const balanceOf = async (seller: TestClient) =>
@@ -107,14 +101,16 @@ describe('payouts through Stripe Connect', () => {
     expect(stripeApi.transfers).toEqual([]);
     expect((await balanceOf(seller)).payable).toBe(1_425_094 + 1_900_000);
 
-    // Stripe has what it needs: the next sweep pays both hand-overs.
+    // Stripe has what it needs: the next sweep (a minute on) pays both hand-overs.
     stripeApi.setPayoutsEnabled(accountId, true);
+    await aMinuteLater(accountId);
     expect(await app.payouts.sweep()).toMatchObject({ paid: 2 });
     const sent = stripeApi.transfers.map((transfer) => ({
       amount: transfer.amount,
       currency: transfer.currency,
       destination: transfer.destination,
       transferGroup: transfer.transfer_group,
+      source: transfer.source_transaction,
       idempotencyKey: transfer.idempotencyKey,
     }));
     expect(sent).toEqual(
@@ -124,6 +120,7 @@ describe('payouts through Stripe Connect', () => {
           currency: 'usd',
           destination: accountId,
           transferGroup: `booking_${first}`,
+          source: expect.stringMatching(/^ch_/),
           idempotencyKey: `payout-${first}`,
         },
         {
@@ -131,6 +128,7 @@ describe('payouts through Stripe Connect', () => {
           currency: 'usd',
           destination: accountId,
           transferGroup: `booking_${second}`,
+          source: expect.stringMatching(/^ch_/),
           idempotencyKey: `payout-${second}`,
         },
       ]),
@@ -169,5 +167,211 @@ describe('payouts through Stripe Connect', () => {
     expect(stripeApi.transfers).toHaveLength(3);
     expect((await balanceOf(seller)).paidOut).toBe(1_425_094 + 1_900_000 + 950_000);
     expect(await ledgerSum(app)).toBe(0);
+  });
+});
+
+/** A new seller whose Express account Stripe says can receive payouts. */
+async function readySeller() {
+  const seller = await newSeller(app);
+  expect((await seller.post('/api/my/payout-account')).status).toBe(200);
+  const accountId = [...stripeApi.accounts.keys()].at(-1)!;
+  stripeApi.setPayoutsEnabled(accountId, true);
+  await aMinuteLater(accountId);
+  expect(await (await seller.get('/api/my/payout-account')).json()).toMatchObject({
+    status: 'ready',
+  });
+  return { seller, accountId };
+}
+
+/** Time moved, not waited: the lease on the booking's payout has run out. */
+async function payoutLeaseRunsOut(bookingId: string) {
+  await app.database.db.execute(
+    sql`update payout set updated_at = now() - interval '1 hour' where booking_id = ${bookingId}`,
+  );
+}
+
+const transferCalls = (bookingId: string) =>
+  stripeApi.requests.filter(
+    (r) =>
+      r.method === 'POST' &&
+      r.path === '/v1/transfers' &&
+      r.idempotencyKey === `payout-${bookingId}`,
+  ).length;
+
+const payoutStatus = async (seller: TestClient, bookingId: string) =>
+  ((await (await seller.get('/api/my/payouts')).json()) as PayoutPage).items.find(
+    (item) => item.bookingId === bookingId,
+  )?.status;
+
+describe('when Stripe refuses or forgets', () => {
+  it('keeps a refused transfer sending, waits out its lease, and pays it once Stripe takes it', async () => {
+    const { seller } = await readySeller();
+    stripeApi.refuse('POST /v1/transfers', { status: 500, message: 'An error occurred.' });
+    const { buyer, bookingId } = await payWithFakeStripe(app, stripeApi, { seller });
+    expect((await buyer.post(`/api/booked/${bookingId}/handover`)).status).toBe(200);
+    expect(transferCalls(bookingId)).toBe(1);
+    expect(await payoutStatus(seller, bookingId)).toBe('sending');
+    expect((await seller.get('/api/my/payout-account')).status).toBe(200);
+
+    // Within the lease, no sweep asks again.
+    await app.payouts.sweep();
+    expect(transferCalls(bookingId)).toBe(1);
+    // Past it, one does; refused again, the lease starts over.
+    await payoutLeaseRunsOut(bookingId);
+    await app.payouts.sweep();
+    expect(transferCalls(bookingId)).toBe(2);
+    await app.payouts.sweep();
+    expect(transferCalls(bookingId)).toBe(2);
+    expect(await payoutStatus(seller, bookingId)).toBe('sending');
+
+    stripeApi.lift('POST /v1/transfers');
+    await payoutLeaseRunsOut(bookingId);
+    expect(await app.payouts.sweep()).toMatchObject({ paid: 1 });
+    expect(await payoutStatus(seller, bookingId)).toBe('paid');
+    expect(
+      stripeApi.transfers.filter((t) => t.transfer_group === `booking_${bookingId}`),
+    ).toHaveLength(1);
+    expect(await ledgerSum(app)).toBe(0);
+  });
+
+  it('does not make a transfer twice when Stripe made it and forgot its key', async () => {
+    const { seller } = await readySeller();
+    // Stripe makes the transfer; its answer is lost, and a day passes: the key is forgotten.
+    stripeApi.refuse('POST /v1/transfers', { status: 500, afterMaking: true });
+    const { buyer, bookingId } = await payWithFakeStripe(app, stripeApi, { seller });
+    expect((await buyer.post(`/api/booked/${bookingId}/handover`)).status).toBe(200);
+    const made = stripeApi.transfers.filter((t) => t.transfer_group === `booking_${bookingId}`);
+    expect(made).toHaveLength(1);
+    expect(await payoutStatus(seller, bookingId)).toBe('sending');
+    stripeApi.lift('POST /v1/transfers');
+    stripeApi.forgetKeys();
+
+    await payoutLeaseRunsOut(bookingId);
+    expect(await app.payouts.sweep()).toMatchObject({ paid: 1 });
+    expect(stripeApi.transfers.filter((t) => t.transfer_group === `booking_${bookingId}`)).toEqual(
+      made,
+    );
+    const page = (await (await seller.get('/api/my/payouts')).json()) as PayoutPage;
+    expect(page.items.find((item) => item.bookingId === bookingId)).toMatchObject({
+      status: 'paid',
+      transferId: made[0]!.id,
+    });
+  });
+
+  it('leaves a refund Stripe refused resolving, and the sweep finishes it once Stripe takes it', async () => {
+    const admin = await signInAs(app, 'admin@demo.local');
+    const { buyer, bookingId, intentId } = await payWithFakeStripe(app, stripeApi);
+    const disputed = await buyer.post(`/api/booked/${bookingId}/dispute`, {
+      reason: 'The car never arrived at the meeting place.',
+    });
+    expect(disputed.status).toBe(200);
+    const disputeId = ((await disputed.json()) as Booking).handover!.disputeId!;
+    const refundCalls = () =>
+      stripeApi.requests.filter(
+        (r) => r.path === '/v1/refunds' && r.body.get('payment_intent') === intentId,
+      ).length;
+    const leaseRunsOut = () =>
+      app.database.db.execute(
+        sql`update dispute set updated_at = now() - interval '1 hour' where id = ${disputeId}`,
+      );
+
+    stripeApi.refuse('POST /v1/refunds', { status: 500 });
+    const ruled = await admin.post(`/api/disputes/${disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'No car, no money.',
+    });
+    expect(ruled.status).toBe(200);
+    expect(await ruled.json()).toMatchObject({ status: 'resolving', outcome: 'refund' });
+    expect(refundCalls()).toBe(1);
+    // The ruling's call may still be in flight: the sweep leaves it alone.
+    expect((await app.payouts.sweep()).refunded).toBe(0);
+    expect(refundCalls()).toBe(1);
+    // Past the lease the sweep asks; refused, it waits out the lease again.
+    await leaseRunsOut();
+    expect((await app.payouts.sweep()).refunded).toBe(0);
+    expect(refundCalls()).toBe(2);
+    expect((await app.payouts.sweep()).refunded).toBe(0);
+    expect(refundCalls()).toBe(2);
+
+    stripeApi.lift('POST /v1/refunds');
+    await leaseRunsOut();
+    expect((await app.payouts.sweep()).refunded).toBe(1);
+    expect((await bookingOf(buyer, bookingId)).handover?.state).toBe('refunded');
+    expect(await ledgerSum(app)).toBe(0);
+  });
+
+  it('takes a card Stripe says is refunded already as refunded', async () => {
+    const admin = await signInAs(app, 'admin@demo.local');
+    const { buyer, bookingId } = await payWithFakeStripe(app, stripeApi);
+    const disputed = await buyer.post(`/api/booked/${bookingId}/dispute`, {
+      reason: 'The car never arrived at the meeting place.',
+    });
+    const disputeId = ((await disputed.json()) as Booking).handover!.disputeId!;
+    // Stripe refunds the card, the answer is lost, and a day later the key is forgotten.
+    stripeApi.refuse('POST /v1/refunds', { status: 500, afterMaking: true });
+    const ruled = await admin.post(`/api/disputes/${disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'No car, no money.',
+    });
+    expect(await ruled.json()).toMatchObject({ status: 'resolving' });
+    stripeApi.lift('POST /v1/refunds');
+    stripeApi.forgetKeys();
+    await app.database.db.execute(
+      sql`update dispute set updated_at = now() - interval '1 hour' where id = ${disputeId}`,
+    );
+    expect((await app.payouts.sweep()).refunded).toBe(1);
+    expect((await bookingOf(buyer, bookingId)).handover?.state).toBe('refunded');
+  });
+
+  it('answers a seller 503 without Stripe’s words when Stripe fails their payout account', async () => {
+    for (const refusal of [
+      { status: 401, message: 'Invalid API Key provided: sk_test_****fake' },
+      { status: 500, message: 'An error occurred with our connection to Stripe.' },
+    ]) {
+      const seller = await newSeller(app);
+      stripeApi.refuse('POST /v1/accounts', refusal);
+      const refused = await seller.post('/api/my/payout-account');
+      expect(refused.status).toBe(503);
+      const text = await refused.clone().text();
+      expect(text).not.toContain('sk_');
+      expect(text).not.toContain('Stripe');
+      expect(await errorOf(refused)).toMatchObject({
+        code: 'unavailable',
+        message: 'The payment provider did not answer; try again shortly.',
+      });
+      stripeApi.lift('POST /v1/accounts');
+      expect((await seller.post('/api/my/payout-account')).status).toBe(200);
+    }
+  });
+
+  it('asks Stripe about an onboarding account at most once a minute', async () => {
+    const seller = await newSeller(app);
+    const owed = await payWithFakeStripe(app, stripeApi, { seller });
+    expect((await owed.buyer.post(`/api/booked/${owed.bookingId}/handover`)).status).toBe(200);
+    expect((await seller.post('/api/my/payout-account')).status).toBe(200);
+    const accountId = [...stripeApi.accounts.keys()].at(-1)!;
+    const asked = () =>
+      stripeApi.requests.filter((r) => r.method === 'GET' && r.path === `/v1/accounts/${accountId}`)
+        .length;
+    const before = asked();
+    for (let i = 0; i < 3; i += 1) {
+      expect(await (await seller.get('/api/my/payout-account')).json()).toMatchObject({
+        status: 'onboarding',
+      });
+      await app.payouts.sweep();
+    }
+    expect(asked()).toBe(before);
+
+    // A minute on: the page asks once, and neither it nor the sweep again for a minute.
+    await aMinuteLater(accountId);
+    expect((await seller.get('/api/my/payout-account')).status).toBe(200);
+    await app.payouts.sweep();
+    expect((await seller.get('/api/my/payout-account')).status).toBe(200);
+    expect(asked()).toBe(before + 1);
+    // The sweep's turn: once, for a seller owed money.
+    await aMinuteLater(accountId);
+    await app.payouts.sweep();
+    await app.payouts.sweep();
+    expect(asked()).toBe(before + 2);
   });
 });

@@ -76,10 +76,14 @@ export type DayPoint = z.infer<typeof DayPointSchema>;
 export const StatsSchema = z.object({
   role: z.enum(['Buyer', 'Seller', 'admin']).nullable(),
   currency: z.string(),
+  /**
+   * Bookings by status; a paid booking refunded after a dispute counts as `refunded`, not `paid`
+   * (decision 037). Likewise its car, under `refunded` rather than `sold`, in `listingsByStatus`.
+   */
   bookingsByStatus: z.record(z.string(), z.number().int()),
   listingsByStatus: z.record(z.string(), z.number().int()),
   usersByRole: z.record(z.string(), z.number().int()),
-  /** Daily sales over the last 30 days (the seller's own, or all for an admin). */
+  /** Daily sales over the last 30 days (the seller's own, or all for an admin), refunds left out. */
   sales: z.array(DayPointSchema),
   spentCents: z.number().int(),
 });

@@ -7,12 +7,14 @@ import {
   MyListingListSchema,
   StatsSchema,
   UserCarsSchema,
+  type Stats,
 } from '@carmarket/shared';
 import { booking, listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../adapters/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { newSeller, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 async function idOf(app: TestApp, email: string) {
   const [row] = await app.database.db
@@ -352,6 +354,41 @@ describe('GET /api/stats', () => {
     expect(admin.usersByRole).toMatchObject({ admin: 1, Seller: 1 });
     expect(admin.usersByRole.Buyer).toBeGreaterThanOrEqual(2);
     expect((await new TestClient(app).get('/api/stats')).status).toBe(401);
+  });
+
+  it('leaves a booking refunded after a dispute out of the sales, on every dashboard', async () => {
+    const statsOf = async (client: TestClient) =>
+      StatsSchema.parse(await (await client.get('/api/stats')).json());
+    const salesOf = (stats: Stats) => stats.sales.reduce((sum, day) => sum + day.amountCents, 0);
+    const admin = await signInAs(app, 'admin@demo.local');
+    const seller = await newSeller(app);
+    await paidBooking(app, { seller, repriceCents: 2_000_000 });
+    const refunded = await paidBooking(app, { seller, repriceCents: 3_000_000 });
+    const before = await statsOf(admin);
+
+    const reported = await refunded.buyer.post(`/api/booked/${refunded.bookingId}/dispute`, {
+      reason: 'The car never came: the seller stopped answering.',
+    });
+    const { handover } = (await reported.json()) as { handover: { disputeId: string } };
+    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'The seller did not hand the car over.',
+    });
+    expect(ruled.status).toBe(200);
+
+    const sellers = await statsOf(seller);
+    expect(sellers.listingsByStatus).toEqual({ sold: 1, refunded: 1 });
+    expect(sellers.bookingsByStatus).toEqual({ paid: 1, refunded: 1 });
+    expect(sellers.sales.at(-1)).toMatchObject({ count: 1, amountCents: 2_000_000 });
+    const buyers = await statsOf(refunded.buyer);
+    expect(buyers).toMatchObject({ bookingsByStatus: { refunded: 1 }, spentCents: 0 });
+    expect(buyers.bookingsByStatus.paid).toBeUndefined();
+    expect(salesOf(buyers)).toBe(0);
+    const after = await statsOf(admin);
+    expect(after.bookingsByStatus.paid).toBe(before.bookingsByStatus.paid! - 1);
+    expect(after.bookingsByStatus.refunded).toBe((before.bookingsByStatus.refunded ?? 0) + 1);
+    expect(after.listingsByStatus.sold).toBe(before.listingsByStatus.sold! - 1);
+    expect(salesOf(after)).toBe(salesOf(before) - 3_000_000);
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { holdsRole, type Stats } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
-import { booking, listing, user } from '../../db/schema.ts';
+import { booking, listing, settlement, user } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 async function countBy(
@@ -17,7 +17,19 @@ async function countBy(
   return Object.fromEntries(rows.map((row) => [row.key ?? 'none', Number(row.count)]));
 }
 
-/** Paid bookings per day over the last 30 days, zero days included. */
+// A paid booking refunded after a dispute is no sale: the figures count it apart, as `refunded`
+// (it stays `paid`, and its car `sold`: decision 037). One with no settlement counts as before.
+const refunded = (bookingId: SQL | typeof booking.id) =>
+  sql`exists (select 1 from ${settlement} where ${settlement.bookingId} = ${bookingId} and ${settlement.state} = 'refunded')`;
+
+const bookingStatus = sql`case when ${booking.status} = 'paid' and ${refunded(booking.id)} then 'refunded' else ${booking.status} end`;
+
+const carStatus = sql`case when ${listing.status} = 'sold' and exists (
+    select 1 from ${booking} as paid where paid.listing_id = ${listing.id} and paid.status = 'paid'
+      and ${refunded(sql`paid.id`)}
+  ) then 'refunded' else ${listing.status} end`;
+
+/** Paid bookings per day over the last 30 days, zero days included; refunded ones are left out. */
 async function dailySales(db: Db, filter: SQL | undefined) {
   const rows = await queryRows<{ day: string; count: number; amount: string | number }>(
     db,
@@ -30,7 +42,7 @@ async function dailySales(db: Db, filter: SQL | undefined) {
     left join (
       select ${booking.id} as id, ${booking.priceCents} as price_cents, ${booking.paidAt} as paid_at
       from ${booking} join ${listing} on ${listing.id} = ${booking.listingId}
-      where ${booking.status} = 'paid' ${filter ? sql`and ${filter}` : sql``}
+      where ${booking.status} = 'paid' and not ${refunded(booking.id)} ${filter ? sql`and ${filter}` : sql``}
     ) as b on date_trunc('day', b.paid_at at time zone 'utc') = d.day
     group by d.day order by d.day`,
   );
@@ -49,8 +61,8 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
   const empty = {};
   if (holdsRole(actor.roles, 'admin')) {
     const [bookingsByStatus, listingsByStatus, usersByRole, sales] = await Promise.all([
-      countBy(db, sql`${booking.status}`, sql`${booking}`, undefined),
-      countBy(db, sql`${listing.status}`, sql`${listing}`, undefined),
+      countBy(db, bookingStatus, sql`${booking}`, undefined),
+      countBy(db, carStatus, sql`${listing}`, undefined),
       // Someone holding two roles counts under each.
       countBy(
         db,
@@ -75,16 +87,11 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
     const [bookingsByStatus, listingsByStatus, sales] = await Promise.all([
       countBy(
         db,
-        sql`${booking.status}`,
+        bookingStatus,
         sql`${booking} join ${listing} on ${listing.id} = ${booking.listingId}`,
         own,
       ),
-      countBy(
-        db,
-        sql`${listing.status}`,
-        sql`${listing}`,
-        and(own, sql`${listing.status} <> 'removed'`),
-      ),
+      countBy(db, carStatus, sql`${listing}`, and(own, sql`${listing.status} <> 'removed'`)),
       dailySales(db, own),
     ]);
     return {
@@ -99,12 +106,12 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
   }
   const mine = eq(booking.buyerId, actor.id);
   const [bookingsByStatus, sales, [spent]] = await Promise.all([
-    countBy(db, sql`${booking.status}`, sql`${booking}`, mine),
+    countBy(db, bookingStatus, sql`${booking}`, mine),
     dailySales(db, mine),
     db
       .select({ cents: sql<number>`coalesce(sum(${booking.priceCents}), 0)::bigint` })
       .from(booking)
-      .where(and(mine, eq(booking.status, 'paid'))),
+      .where(and(mine, eq(booking.status, 'paid'), sql`not ${refunded(booking.id)}`)),
   ]);
   return {
     role: holdsRole(actor.roles, 'Buyer') ? 'Buyer' : null,

@@ -16,6 +16,7 @@ const MoneyOverview = lazy(() => import('./money-overview'));
 const BOOKING_STATUSES = [
   ['pending', 'Awaiting payment'],
   ['paid', 'Paid'],
+  ['refunded', 'Refunded'],
   ['cancelled', 'Cancelled'],
   ['closed', 'Closed'],
 ] as const;
@@ -24,6 +25,7 @@ const LISTING_STATUSES = [
   ['available', 'On sale'],
   ['reserved', 'Reserved'],
   ['sold', 'Sold'],
+  ['refunded', 'Sold, then refunded'],
   ['withdrawn', 'Withdrawn'],
 ] as const;
 
@@ -34,9 +36,14 @@ const ROLES = [
   ['none', 'No role yet'],
 ] as const;
 
+// Rare cases (refunded after a dispute, accounts with no role yet): a bar only when there are some.
+const SHOWN_WHEN_SOME = new Set(['refunded', 'none']);
+
 /** Bars in a fixed order, so that charts read the same from one visit to the next. */
 function barsOf(counts: Record<string, number>, labels: readonly (readonly [string, string])[]) {
-  return labels.map(([key, label]): Bar => ({ label, value: counts[key] ?? 0 }));
+  return labels
+    .filter(([key]) => !SHOWN_WHEN_SOME.has(key) || (counts[key] ?? 0) > 0)
+    .map(([key, label]): Bar => ({ label, value: counts[key] ?? 0 }));
 }
 
 const sum = (counts: Record<string, number>) =>
@@ -109,7 +116,6 @@ function SellerOverview({ stats }: { stats: Stats }) {
 function AdminOverview({ stats }: { stats: Stats }) {
   const users = stats.usersByRole;
   const cars = stats.listingsByStatus;
-  const roles = ROLES.filter(([key]) => key !== 'none' || (users.none ?? 0) > 0);
   return (
     <>
       <Figures>
@@ -127,7 +133,7 @@ function AdminOverview({ stats }: { stats: Stats }) {
         <MoneyOverview />
       </LoadedWhenHydrated>
       <div className="grid gap-4 lg:grid-cols-2">
-        <BarChart title="Users by role" bars={barsOf(users, roles)} tone="secondary" />
+        <BarChart title="Users by role" bars={barsOf(users, ROLES)} tone="secondary" />
         <BarChart
           title="Cars by status"
           bars={barsOf(cars, [...LISTING_STATUSES, ['removed', 'Removed']])}

@@ -100,8 +100,14 @@ export async function startFakeStripe() {
   const refusals = new Map<string, FakeRefusal>();
   /** What a key answered the first time: Stripe replays it for the same key. */
   const answered = new Map<string, { status: number; value: unknown }>();
-  let stall: { arrived: (request: FakeRequest) => void; beforeMaking: boolean } | null = null;
-  const stalled: http.ServerResponse[] = [];
+  let stall: {
+    arrived: (request: FakeRequest) => void;
+    beforeMaking: boolean;
+    keys: string[] | undefined;
+  } | null = null;
+  const stalled: Array<{ res: http.ServerResponse; request: FakeRequest }> = [];
+  const holds = (request: FakeRequest) =>
+    stall !== null && (!stall.keys || stall.keys.includes(request.idempotencyKey ?? ''));
 
   function handle(request: FakeRequest): { status: number; value: unknown } | 'stall' {
     const { method, path, body } = request;
@@ -196,7 +202,7 @@ export async function startFakeStripe() {
     }
     if (method === 'POST' && path === '/v1/transfers') {
       // Held before Stripe did anything: as if the request was lost on the way.
-      if (stall?.beforeMaking) return 'stall';
+      if (holds(request) && stall?.beforeMaking) return 'stall';
       const destination = body.get('destination') ?? '';
       if (!accounts.has(destination)) return { status: 404, value: notFound('account') };
       // Without a charge to draw from, the platform's available balance pays, and the buyer's
@@ -228,7 +234,7 @@ export async function startFakeStripe() {
       };
       transfers.push(transfer);
       // Made, as Stripe would have made it; the answer is what may never reach the caller.
-      return stall ? 'stall' : { status: 200, value: transfer };
+      return holds(request) ? 'stall' : { status: 200, value: transfer };
     }
     return {
       status: 404,
@@ -275,7 +281,7 @@ export async function startFakeStripe() {
       }
       const answer = replay ?? handle(request);
       if (answer === 'stall') {
-        stalled.push(res);
+        stalled.push({ res, request });
         // A transfer made keeps its key's answer: a retry after the caller died gets it again.
         if (key && !stall?.beforeMaking)
           answered.set(key, { status: 200, value: transfers.at(-1) });
@@ -311,22 +317,36 @@ export async function startFakeStripe() {
       accounts.get(accountId)!.payouts_enabled = enabled;
     },
     /**
-     * From now on a transfer request is never answered, until `resumeTransfers`: the transfer is
-     * made, or with `beforeMaking` not even that. Answers when the first such request arrived.
+     * From now on a transfer request (of one of `keys`, when given) is never answered, until
+     * `resumeTransfers`: the transfer is made, or with `beforeMaking` not even that. Answers
+     * when the first such request arrived.
      */
-    stallTransfers({ beforeMaking = false } = {}): Promise<FakeRequest> {
+    stallTransfers({
+      beforeMaking = false,
+      keys,
+    }: { beforeMaking?: boolean; keys?: string[] } = {}): Promise<FakeRequest> {
       return new Promise((resolve) => {
-        stall = { arrived: resolve, beforeMaking };
+        stall = { arrived: resolve, beforeMaking, keys };
       });
     },
-    /** Answers no more held requests (their callers are gone) and stops holding new ones. */
-    resumeTransfers() {
-      stall = null;
-      for (const res of stalled.splice(0)) res.destroy();
+    /** The Idempotency-Keys of the transfer requests held now. */
+    stalledKeys: () => stalled.map(({ request }) => request.idempotencyKey),
+    /**
+     * Answers no more held requests (their callers see the connection drop) and stops holding
+     * new ones; with `key`, only that key's, and the others stay held.
+     */
+    resumeTransfers(key?: string) {
+      if (key === undefined) stall = null;
+      for (const held of stalled.filter(
+        (each) => key === undefined || each.request.idempotencyKey === key,
+      )) {
+        stalled.splice(stalled.indexOf(held), 1);
+        held.res.destroy();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of stalled.splice(0)) res.destroy();
+        for (const { res } of stalled.splice(0)) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -234,6 +234,44 @@ describe('when Stripe refuses or forgets', () => {
     expect(await ledgerSum(app)).toBe(0);
   });
 
+  it('takes each payout’s lease just before its call, so a payout another sweep took is not sent by both', async () => {
+    const { seller } = await readySeller();
+    stripeApi.refuse('POST /v1/transfers', { status: 500 });
+    const first = await payWithFakeStripe(app, stripeApi, { seller });
+    const second = await payWithFakeStripe(app, stripeApi, { seller });
+    for (const { buyer, bookingId } of [first, second]) {
+      expect((await buyer.post(`/api/booked/${bookingId}/handover`)).status).toBe(200);
+    }
+    stripeApi.lift('POST /v1/transfers');
+    // Both left sending: one sweep claims both, and sends one while the other waits its turn.
+    for (const { bookingId } of [first, second]) await payoutLeaseRunsOut(bookingId);
+    const keyOf = ({ bookingId }: { bookingId: string }) => `payout-${bookingId}`;
+    const arrived = stripeApi.stallTransfers({ keys: [keyOf(first), keyOf(second)] });
+    const slow = app.payouts.sweep();
+    const [sentFirst, waiting] =
+      (await arrived).idempotencyKey === keyOf(first) ? [first, second] : [second, first];
+
+    // The slow sweep's batch outlasts the waiting payout's lease: another sweep takes it, and
+    // its call is at Stripe when the slow sweep comes to it.
+    await payoutLeaseRunsOut(waiting.bookingId);
+    const other = app.payouts.sweep();
+    await expect.poll(() => stripeApi.stalledKeys()).toEqual([keyOf(sentFirst), keyOf(waiting)]);
+    stripeApi.resumeTransfers(keyOf(sentFirst));
+    expect(await slow).toMatchObject({ paid: 1 });
+    // Asked once when refused, once by the other sweep: not by the slow one.
+    expect(transferCalls(waiting.bookingId)).toBe(2);
+
+    stripeApi.resumeTransfers();
+    expect(await other).toMatchObject({ paid: 1 });
+    for (const { bookingId } of [first, second]) {
+      expect(await payoutStatus(seller, bookingId)).toBe('paid');
+      expect(
+        stripeApi.transfers.filter((t) => t.transfer_group === `booking_${bookingId}`),
+      ).toHaveLength(1);
+    }
+    expect(await ledgerSum(app)).toBe(0);
+  });
+
   it('does not make a transfer twice when Stripe made it and forgot its key', async () => {
     const { seller } = await readySeller();
     // Stripe makes the transfer; its answer is lost, and a day passes: the key is forgotten.

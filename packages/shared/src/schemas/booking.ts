@@ -94,6 +94,8 @@ export const ReceiptSchema = z.object({
   currency: z.string(),
   paidAt: z.string(),
   transactionId: z.string(),
+  /** When an admin refunded the payment after the buyer's dispute (decision 037); else null. */
+  refundedAt: z.string().nullable(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 

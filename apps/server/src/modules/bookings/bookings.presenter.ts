@@ -45,7 +45,7 @@ export function presentBookedItem(row: BookingRow & { sold: boolean }): BookedIt
   return Object.assign(presentBooking(row), { sold: row.sold });
 }
 
-/** The receipt of a paid booking: what was bought, from whom, for how much, when. */
+/** The receipt of a paid booking: what was bought, from whom, for how much, when; a refund. */
 export function presentReceipt(row: ReceiptRow): Receipt {
   return {
     bookingId: row.id,
@@ -59,5 +59,6 @@ export function presentReceipt(row: ReceiptRow): Receipt {
     currency: row.currency,
     paidAt: row.paidAt.toISOString(),
     transactionId: row.transactionId,
+    refundedAt: row.refundedAt?.toISOString() ?? null,
   };
 }

@@ -6,6 +6,7 @@ import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { newCar, payFor, validBooking, type TestCar } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { bookingOf, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 describe('seeing bookings', () => {
   let app: TestApp;
@@ -107,6 +108,7 @@ describe('receipts (rough edge 10)', () => {
       amount: car.repriceCents,
       currency: 'USD',
       transactionId,
+      refundedAt: null,
     });
     expect(Date.now() - Date.parse(receipt.paidAt)).toBeLessThan(60_000);
 
@@ -125,6 +127,30 @@ describe('receipts (rough edge 10)', () => {
     expect(
       (await buyer.get('/api/booked/0d7c0a1e-2a52-4c51-9b0b-7f6f2a1d9e10/receipt')).status,
     ).toBe(404);
+  });
+
+  it('says when the payment was refunded after a dispute', async () => {
+    const { buyer, bookingId } = await paidBooking(app);
+    const path = `/api/booked/${bookingId}/receipt`;
+    const reported = await buyer.post(`/api/booked/${bookingId}/dispute`, {
+      reason: 'The seller sold the car to someone else.',
+    });
+    const { handover } = BookingSchema.parse(await reported.json());
+    const admin = await signInAs(app, 'admin@demo.local');
+    // Disputed, not yet ruled on: nothing refunded.
+    expect(ReceiptSchema.parse(await (await buyer.get(path)).json()).refundedAt).toBeNull();
+
+    const ruled = await admin.post(`/api/disputes/${handover!.disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'The car was not handed over.',
+    });
+    expect(ruled.status).toBe(200);
+
+    const receipt = ReceiptSchema.strict().parse(await (await buyer.get(path)).json());
+    expect(receipt.refundedAt).toBe(
+      BookingSchema.parse(await bookingOf(buyer, bookingId)).handover?.refundedAt,
+    );
+    expect(Date.parse(receipt.refundedAt!)).toBeGreaterThanOrEqual(Date.parse(receipt.paidAt));
   });
 });
 

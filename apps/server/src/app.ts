@@ -323,6 +323,7 @@ export async function buildApp({
     mailer,
     holdMinutes: config.PAYMENT_HOLD_MINUTES,
     holdLimits: { perDay: config.HOLD_LIMIT_PER_DAY, perIp: config.HOLD_LIMIT_PER_IP },
+    siteOrigin,
     log: app.log,
   };
   if (gateway.provider === 'sandbox') {

@@ -13,5 +13,7 @@ export interface PaymentDeps {
   mailer: Mailer;
   holdMinutes: number;
   holdLimits: HoldLimits;
+  /** The site's address, for links in mail. */
+  siteOrigin: () => string;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }

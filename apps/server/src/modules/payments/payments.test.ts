@@ -14,6 +14,8 @@ import {
   confirmCard,
   eventually,
 } from './payments.test-helpers.ts';
+import { waitForMail } from '../../test/mail.ts';
+import { bookingOf, newSeller, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 describe('paying for a booking with the sandbox processor', () => {
   let app: TestApp;
@@ -163,6 +165,44 @@ describe('paying for a booking with the sandbox processor', () => {
     expect(
       (await rival.post('/api/create-payment-intent', { bookingId: rival.bookingId })).status,
     ).toBe(409);
+  });
+
+  it('mails the buyer and the seller where the money waits until the hand-over', async () => {
+    const seller = await newSeller(app);
+    const { car, buyer, bookingId, transactionId } = await paidBooking(app, {
+      seller,
+      repriceCents: 2_000_000,
+    });
+    const { paidAt, handover } = await bookingOf(buyer, bookingId);
+    // As a reader in any time zone can take it: the day, and the time in UTC.
+    const utc = (iso: string) => {
+      const date = new Date(iso);
+      const day = date.toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+      const time = date.toISOString().slice(11, 16);
+      return `${day} at ${time} UTC`;
+    };
+    const origin = app.payments.deps.siteOrigin();
+
+    const receipt = await waitForMail(app, buyer.account.email, /^Receipt: /);
+    expect(receipt.subject).toBe(`Receipt: ${car.name}`);
+    expect(receipt.text).toContain(`Transaction: ${transactionId}\nDate: ${utc(paidAt!)}\n`);
+    expect(receipt.text).toContain(
+      `confirm the hand-over in My Orders: ${origin}/dashboard/orders`,
+    );
+    expect(receipt.text).toContain(
+      `released to the seller automatically on ${utc(handover!.releaseDueAt)}, unless you report a problem`,
+    );
+
+    const sold = await waitForMail(app, seller.account.email, /^Sold: /);
+    expect(sold.text).toContain('Please arrange the hand-over with them');
+    // 5 % of $20,000 is the fee; the rest is the seller's.
+    expect(sold.text).toContain(
+      'You are paid your share, $19,000 (the price less our fee of $1,000), when the buyer confirms the hand-over',
+    );
+    expect(sold.text).toContain(`automatically on ${utc(handover!.releaseDueAt)}`);
+    expect(sold.text).toContain(
+      `add a payout account on the Payouts page: ${origin}/dashboard/payouts`,
+    );
   });
 
   it('records the payment from the webhook when the buyer closes the tab', async () => {

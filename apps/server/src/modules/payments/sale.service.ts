@@ -196,7 +196,7 @@ export async function recordSuccess(
     return { result: 'refunded', bookingId, transactionId: intent.id };
   }
 
-  await mailSale(deps, { ...decision, transactionId: intent.id });
+  await mailSale(deps, { ...decision, bookingId, transactionId: intent.id });
   return { result: 'paid', bookingId, transactionId: intent.id, paidAt: decision.paidAt };
 }
 

@@ -7,7 +7,8 @@ import { notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
-import { addressFreeFrom, longDate } from './deleted-accounts.ts';
+import { longDate } from '../../lib/mail-dates.ts';
+import { addressFreeFrom } from './deleted-accounts.ts';
 import { userPolicy } from './users.policy.ts';
 
 /** Who asks for a deletion: an admin (from the user lists), or the person themself (My account). */

@@ -1,20 +1,11 @@
 import { and, eq, inArray, isNotNull, lte, notLike, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { account, user } from '../../db/schema.ts';
+import { longDate } from '../../lib/mail-dates.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A released tombstone's address: `.invalid` is reserved, so it can never be anyone's. */
 const RELEASED = '@deleted.invalid';
-
-const longDates = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** A day as messages about deleted accounts name it: "4 December 2026" (UTC). */
-export const longDate = (date: Date) => longDates.format(date);
 
 /**
  * When a deleted account's address becomes free: the start of the (UTC) day after the hold ends,

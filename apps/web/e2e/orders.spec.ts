@@ -2,7 +2,15 @@ import type { Booking, CategorySummary, ListingDetail } from '@carmarket/shared'
 import { formatMoney } from '@carmarket/shared';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 
-import { bookCarApi, otherSession, payApi, signUpBuyer, waitForMail } from './site';
+import {
+  bookCarApi,
+  fromSite,
+  otherSession,
+  payApi,
+  signInApi,
+  signUpBuyer,
+  waitForMail,
+} from './site';
 
 // Each test opens a few signed-in pages (their code, then their data): on a machine shared with
 // other runs one can take longer than the usual 7 s.
@@ -283,6 +291,40 @@ test.describe('My Orders, booking and receipts', () => {
     await expect(
       page.getByRole('heading', { level: 1, name: 'We could not find this receipt' }),
     ).toBeVisible();
+  });
+
+  test('a receipt refunded after a dispute says so, and no longer promises a hand-over', async ({
+    page,
+    playwright,
+  }) => {
+    await signUpBuyer(page, 'Rosa Refund');
+    const { seller, marker } = await newSeller(playwright);
+    const car = await newCar(page, seller, `VW Multivan ${marker}`);
+    await seller.dispose();
+    const bookingId = await bookCarApi(page.request, car._id);
+    await payApi(page.request, bookingId);
+    const reported = await page.request.post(`/api/booked/${bookingId}/dispute`, {
+      headers: fromSite,
+      data: { reason: 'The seller sold the van to someone else.' },
+    });
+    expect(reported.ok(), await reported.text()).toBe(true);
+    const { handover } = (await reported.json()) as Booking;
+    const admin = await otherSession(playwright);
+    await signInApi(admin, 'admin@demo.local');
+    const ruled = await admin.post(`/api/disputes/${handover!.disputeId}/resolve`, {
+      data: { outcome: 'refund', note: 'The van was not handed over.' },
+    });
+    expect(ruled.ok(), await ruled.text()).toBe(true);
+    await admin.dispose();
+
+    await page.goto(`/dashboard/receipt/${bookingId}`);
+    const receipt = page.getByRole('article', { name: 'Receipt' });
+    const today = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date());
+    await expect(receipt.getByTestId('receipt-refunded')).toHaveText(
+      new RegExp(`^Refunded on ${today} at \\d{1,2}:\\d{2} [AP]M$`),
+    );
+    await expect(receipt).toContainText('refunded to that card after the problem you reported');
+    await expect(receipt).not.toContainText('hand over');
   });
 
   test('a closed booking says why it closed, as the mail did: the seller’s account was closed (rough edge 12)', async ({

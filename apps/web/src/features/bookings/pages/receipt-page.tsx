@@ -22,6 +22,9 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 function ReceiptView({ receipt }: { receipt: Receipt }) {
   const amount = formatMoney(receipt.amount, receipt.currency);
   const paidAt = <time dateTime={receipt.paidAt}>{paidOn.format(new Date(receipt.paidAt))}</time>;
+  const refundedAt = receipt.refundedAt && (
+    <time dateTime={receipt.refundedAt}>{paidOn.format(new Date(receipt.refundedAt))}</time>
+  );
   return (
     <article
       aria-labelledby="receipt-title"
@@ -34,10 +37,21 @@ function ReceiptView({ receipt }: { receipt: Receipt }) {
             Receipt
           </h1>
           <p className="mt-2 text-muted">Paid on {paidAt}</p>
+          {refundedAt && (
+            <p
+              data-testid="receipt-refunded"
+              className="mt-3 rounded-box border border-warning bg-warning/10 px-3 py-2 font-semibold"
+            >
+              Refunded on {refundedAt}
+            </p>
+          )}
         </div>
         <p className="sm:text-right">
           <span className="block text-sm text-muted">Amount paid</span>
           <span className="text-3xl font-extrabold text-primary">{amount}</span>
+          {refundedAt && (
+            <span className="block text-sm font-semibold">Refunded to you in full</span>
+          )}
         </p>
       </header>
       <dl className="grid gap-x-8 gap-y-5 py-6 sm:grid-cols-2">
@@ -64,10 +78,13 @@ function ReceiptView({ receipt }: { receipt: Receipt }) {
         <Row term="Booking reference">
           <span className="font-mono text-sm break-all">{receipt.bookingId}</span>
         </Row>
+        {refundedAt && <Row term="Refunded">{refundedAt}</Row>}
       </dl>
       <p className="border-t border-base-300 pt-6 text-sm leading-6 text-muted">
-        Paid by card through {siteName}. The seller has been told and will be in touch to hand over
-        the car. Keep this receipt for your records.
+        {refundedAt
+          ? `Paid by card through ${siteName}, and refunded to that card after the problem you reported.`
+          : `Paid by card through ${siteName}. The seller has been told and will be in touch to hand over the car.`}{' '}
+        Keep this receipt for your records.
       </p>
     </article>
   );

@@ -106,6 +106,15 @@ test.describe('paying', () => {
     await expect(
       page.getByRole('heading', { name: 'Congrats! Your payment is complete' }),
     ).toBeVisible();
+    // The money waits for the hand-over, and says until when (decision 037).
+    const note = page.getByTestId('handover-note');
+    await expect(note).toHaveText(
+      /^Your money waits with us until you confirm the hand-over in My Orders, or is released to the seller automatically on \w{3} \d{1,2}, \d{4}, .+ unless you report a problem there first\.$/,
+    );
+    await expect(note.getByRole('link', { name: 'My Orders' })).toHaveAttribute(
+      'href',
+      '/dashboard/orders',
+    );
   });
 
   test('while another buyer pays, the payment page says only that, and when the car may be free (rough edge 2)', async ({

@@ -7,6 +7,7 @@ import { CheckIcon } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { LoadingStatus, PageState } from '../../../components/ui/page-state';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatDeadline } from '../../../lib/deadline';
 import { formatTime } from '../../../lib/format-date';
 import { useSession } from '../../auth';
 import { bookingKeys, BookingStatusBadge, ORDERS_PATH, useBooking } from '../../bookings';
@@ -63,6 +64,30 @@ function BookingSummary({ booking }: { booking: Booking }) {
 }
 
 /** The end of the road: paid (just now, or before), with the transaction id. */
+/**
+ * Where the buyer's money waits (decision 037). Just after paying, the booking with its
+ * hand-over date may still be on its way: the date shows once it is here.
+ */
+function HandoverNote({ handover }: { handover: Booking['handover'] }) {
+  const due = handover?.state === 'awaiting-handover' ? handover.releaseDueAt : null;
+  return (
+    <p className="mt-2 leading-7 text-muted" data-testid="handover-note">
+      Your money waits with us until you confirm the hand-over in{' '}
+      <Link to={ORDERS_PATH} className="text-link">
+        My Orders
+      </Link>
+      {due ? (
+        <>
+          , or is released to the seller automatically on{' '}
+          <time dateTime={due}>{formatDeadline(due)}</time> unless you report a problem there first.
+        </>
+      ) : (
+        '.'
+      )}
+    </p>
+  );
+}
+
 function PaidPanel({
   title,
   transactionId,
@@ -348,6 +373,7 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
           <p className="mt-2 leading-7 text-muted">
             The {data.name} is yours. The seller has been told and will be in touch to hand it over.
           </p>
+          <HandoverNote handover={data.handover} />
         </PaidPanel>
       );
     } else if (data.status === 'paid') {
@@ -356,7 +382,11 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
           title="This booking is paid"
           transactionId={data.transactionId}
           paidAt={data.paidAt}
-        />
+        >
+          {data.handover?.state === 'awaiting-handover' && (
+            <HandoverNote handover={data.handover} />
+          )}
+        </PaidPanel>
       );
     } else if (recordProblem) {
       const refunded =

@@ -1,4 +1,4 @@
-import type { BookingStatus } from '@carmarket/shared';
+import type { BookingStatus, Handover } from '@carmarket/shared';
 
 const BADGES: Record<BookingStatus, { label: string; className: string }> = {
   pending: { label: 'Awaiting payment', className: 'bg-accent/25 text-accent-content' },
@@ -8,8 +8,19 @@ const BADGES: Record<BookingStatus, { label: string; className: string }> = {
   closed: { label: 'Closed', className: 'bg-base-200 text-muted' },
 };
 
-export function BookingStatusBadge({ status }: { status: BookingStatus }) {
-  const { label, className } = BADGES[status];
+// A paid booking whose money went back to the buyer after a dispute is no longer "Paid".
+const REFUNDED = { label: 'Refunded', className: 'bg-base-200 text-muted' };
+
+export function BookingStatusBadge({
+  status,
+  handover = null,
+}: {
+  status: BookingStatus;
+  /** A paid booking's hand-over: its badge says Refunded once the money went back. */
+  handover?: Handover | null;
+}) {
+  const { label, className } =
+    status === 'paid' && handover?.state === 'refunded' ? REFUNDED : BADGES[status];
   return (
     <span
       className={`inline-flex rounded-full px-2.5 whitespace-nowrap py-0.5 text-xs leading-5 font-semibold ${className}`}

@@ -16,26 +16,43 @@ export function handoverWords(
 ): string {
   const buyer = reader === 'buyer';
   const due = formatDeadline(handover.releaseDueAt);
+  // The badge beside these words already says Paid.
   switch (handover.state) {
     case 'awaiting-handover':
       if (duePassed) {
         return buyer
-          ? `Paid. The time to report a problem ended on ${due}: the money goes to the seller.`
-          : `Paid. The buyer's time to report a problem ended on ${due}: the money is released to you shortly.`;
+          ? `The time to report a problem ended on ${due}: the money goes to the seller.`
+          : `The buyer's time to report a problem ended on ${due}: the money is released to you shortly.`;
       }
       return buyer
-        ? `Paid. Confirm hand-over once you have the car; the money goes to the seller on ${due} unless you report a problem before then.`
-        : `Paid; the money is held until hand-over. It is released to you on ${due} unless the buyer reports a problem first.`;
+        ? `Confirm hand-over once you have the car; the money goes to the seller on ${due} unless you report a problem before then.`
+        : `The money is held until hand-over. It is released to you on ${due} unless the buyer reports a problem first.`;
     case 'disputed':
       return buyer
         ? 'You reported a problem; an administrator is looking at it.'
         : 'The buyer reported a problem; an administrator is looking at it. The money waits for their ruling.';
     case 'released':
-      return `Handed over${on(handover.releasedAt)}.`;
+      return releasedWords(handover, buyer);
     case 'refunded':
       return buyer
         ? `Refunded${on(handover.refundedAt)}.`
         : `Refunded to the buyer${on(handover.refundedAt)}.`;
+  }
+}
+
+/** Who released the money: the buyer's confirmation, the days running out, or an admin's ruling. */
+function releasedWords(handover: Handover, buyer: boolean): string {
+  const when = on(handover.releasedAt);
+  const to = buyer ? 'to the seller' : 'to you';
+  switch (handover.releasedBy) {
+    case 'timer':
+      return buyer
+        ? `Released ${to}${when}: the time to report a problem ended.`
+        : `Released ${to}${when}: the buyer's time to report a problem ended.`;
+    case 'admin':
+      return `Released ${to}${when} by an administrator's ruling.`;
+    default:
+      return `Handed over${when}.`;
   }
 }
 

@@ -56,7 +56,7 @@ interface OrderActions {
 function OrderStatus({ booking }: { booking: Booking }) {
   return (
     <div className="grid justify-items-start gap-1.5">
-      <BookingStatusBadge status={booking.status} />
+      <BookingStatusBadge status={booking.status} handover={booking.handover} />
       {booking.handover && (
         <HandoverStatus bookingId={booking._id} handover={booking.handover} reader="buyer" />
       )}

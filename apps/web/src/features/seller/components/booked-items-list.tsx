@@ -28,7 +28,7 @@ function Buyer({ item }: { item: BookedItem }) {
 function BookingStatus({ item }: { item: BookedItem }) {
   return (
     <div className="grid justify-items-start gap-1.5">
-      <BookingStatusBadge status={item.status} />
+      <BookingStatusBadge status={item.status} handover={item.handover} />
       {item.handover && (
         <HandoverStatus bookingId={item._id} handover={item.handover} reader="seller" />
       )}

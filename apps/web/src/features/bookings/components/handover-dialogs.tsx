@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ReasonField, useReasonField } from '../../../components/ui/reason-field';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
+import { useMutateOnce } from '../../../lib/use-mutate-once';
 import { useConfirmHandover, useOpenDispute } from '../api/handover';
 
 /** After the dialog closed and the list shows the new state: focus goes to its words. */
@@ -23,6 +24,7 @@ export function ConfirmHandoverDialog({
   onDone: Done;
 }) {
   const confirm = useConfirmHandover();
+  const confirmOnce = useMutateOnce(confirm);
 
   function handleClose() {
     confirm.reset();
@@ -31,7 +33,7 @@ export function ConfirmHandoverDialog({
 
   function handleConfirm() {
     if (!booking) return;
-    confirm.mutate(booking._id, {
+    confirmOnce(booking._id, {
       onSuccess: () => {
         toast.success(`Hand-over confirmed: the money is released to ${booking.sellerName}.`);
         handleClose();
@@ -80,6 +82,7 @@ export function ReportProblemDialog({
   onDone: Done;
 }) {
   const report = useOpenDispute();
+  const reportOnce = useMutateOnce(report);
   const reason = useReasonField('reason');
 
   function handleClose() {
@@ -92,7 +95,7 @@ export function ReportProblemDialog({
     if (!booking) return;
     const input = reason.check(OpenDisputeSchema.safeParse({ reason: reason.value }));
     if (!input) return;
-    report.mutate(
+    reportOnce(
       { id: booking._id, ...input },
       {
         onSuccess: () => {

@@ -1,5 +1,5 @@
 import { formatMoney, type Balance, type PayoutAccount, type Payout } from '@carmarket/shared';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 import { Figure } from '../../../components/ui/figures';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -35,7 +35,7 @@ function BalanceFigures({
       <Figure
         label="Pending hand-over"
         value={money(balance.pending)}
-        hint="Paid by buyers; yours once they have the car."
+        hint="Paid by buyers; yours after hand-over, or after a ruling if a buyer reported a problem."
       />
       <Figure
         label="Ready to pay out"
@@ -165,7 +165,18 @@ function PayoutList({ payouts }: { payouts: Payout[] }) {
   );
 }
 
-function Payouts() {
+/** Why there is no payout yet: none released, or released money waiting for the account. */
+function noPayoutsWords(account: PayoutAccount | undefined, payable: number): string {
+  if (payable > 0 && account?.status === 'none') {
+    return 'Money is ready for you, but there is no payout account to send it to. Add your payout account above and it is paid out and shows here.';
+  }
+  if (payable > 0 && account?.status === 'onboarding') {
+    return 'Money is ready for you. Finish setting up your payout account above and it is paid out and shows here.';
+  }
+  return 'Once a buyer confirms they have a car you sold, your share is paid out and shows here.';
+}
+
+function Payouts({ account, payable }: { account: PayoutAccount | undefined; payable: number }) {
   const payouts = usePayouts();
   return (
     <PageState
@@ -173,12 +184,7 @@ function Payouts() {
       loading="Loading your payouts…"
       what="your payouts"
       isEmpty={(data) => data.pages[0]?.items.length === 0}
-      empty={
-        <EmptyState
-          title="No payouts yet"
-          description="Once a buyer confirms they have a car you sold, your share is paid out and shows here."
-        />
-      }
+      empty={<EmptyState title="No payouts yet" description={noPayoutsWords(account, payable)} />}
     >
       {(data) => (
         <>
@@ -200,8 +206,21 @@ export function PayoutsPage() {
   usePage({ title: 'Payouts' });
   const balance = useBalance();
   const account = usePayoutAccount();
-  const [params] = useQueryParams();
-  const back = params.get('account');
+  const [params, setParams] = useQueryParams();
+  // Back from the provider's pages: say so once, then drop it from the address (a reload, a
+  // bookmark or Back must not say it again); the words stay while the page does.
+  const [back] = useState(() => params.get('account'));
+  const hasBack = params.has('account');
+  useEffect(() => {
+    if (!hasBack) return;
+    setParams(
+      (next) => {
+        next.delete('account');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [hasBack, setParams]);
 
   return (
     <div className="grid max-w-5xl gap-10">
@@ -257,7 +276,7 @@ export function PayoutsPage() {
           Your payouts
         </h2>
         <div className="mt-4">
-          <Payouts />
+          <Payouts account={account.data} payable={balance.data?.payable ?? 0} />
         </div>
       </section>
     </div>

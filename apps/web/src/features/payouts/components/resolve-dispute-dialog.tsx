@@ -7,6 +7,7 @@ import {
 
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ReasonField, useReasonField } from '../../../components/ui/reason-field';
+import { useMutateOnce } from '../../../lib/use-mutate-once';
 import { useResolveDispute } from '../api/disputes';
 
 export interface Ruling {
@@ -24,7 +25,7 @@ export function rulingWords({ dispute, outcome }: Ruling, answered?: Dispute) {
   return outcome === 'release'
     ? {
         title: `Release the money to ${dispute.sellerName}?`,
-        effect: `The money for the ${dispute.carName} is released to ${dispute.sellerName}, less our fee.`,
+        effect: `The ${amount} the buyer paid for the ${dispute.carName} is released to ${dispute.sellerName}, less our fee.`,
         confirm: 'Release to seller',
         busy: 'Releasing…',
         done: `The money for the ${dispute.carName} was released to ${dispute.sellerName}.`,
@@ -56,6 +57,7 @@ export function ResolveDisputeDialog({
   onResolved: (ruling: Ruling, answered: Dispute) => void;
 }) {
   const resolve = useResolveDispute();
+  const resolveOnce = useMutateOnce(resolve);
   const note = useReasonField('note');
 
   function handleClose() {
@@ -70,7 +72,7 @@ export function ResolveDisputeDialog({
       ResolveDisputeSchema.safeParse({ outcome: ruling.outcome, note: note.value }),
     );
     if (!input) return;
-    resolve.mutate(
+    resolveOnce(
       { id: ruling.dispute._id, ...input },
       {
         onSuccess: (answered) => {

@@ -14,11 +14,44 @@ import {
   type Ruling,
 } from '../components/resolve-dispute-dialog';
 
-const TABS: readonly { status: DisputeStatus; label: string }[] = [
-  { status: 'open', label: 'Open' },
-  { status: 'resolving', label: 'Being carried out' },
-  { status: 'resolved', label: 'Resolved' },
+const TABS: readonly {
+  status: DisputeStatus;
+  label: string;
+  heading: string;
+  empty: { title: string; description: string };
+}[] = [
+  {
+    status: 'open',
+    label: 'Open',
+    heading: 'Open disputes',
+    empty: {
+      title: 'No open disputes',
+      description: 'When a buyer reports a problem with a car they paid for, it shows here.',
+    },
+  },
+  {
+    status: 'resolving',
+    label: 'Refunds under way',
+    heading: 'Refunds under way',
+    empty: {
+      title: 'No refund is under way',
+      description: 'A refund the card processor has not finished shows here until it does.',
+    },
+  },
+  {
+    status: 'resolved',
+    label: 'Resolved',
+    heading: 'Resolved disputes',
+    empty: {
+      title: 'No resolved disputes',
+      description: 'A dispute you released to the seller or refunded to the buyer shows here.',
+    },
+  },
 ];
+
+function tabOf(status: DisputeStatus) {
+  return TABS.find((tab) => tab.status === status) ?? TABS[0]!;
+}
 
 const DISPUTES_PATH = '/dashboard/disputes';
 
@@ -113,23 +146,14 @@ function DisputeList({
   onRule: (ruling: Ruling) => void;
 }) {
   const disputes = useDisputes(status);
-  const label = TABS.find((tab) => tab.status === status)?.label.toLowerCase() ?? status;
+  const { empty } = tabOf(status);
   return (
     <PageState
       query={disputes}
       loading="Loading disputes…"
       what="the disputes"
       isEmpty={(data) => data.pages[0]?.items.length === 0}
-      empty={
-        <EmptyState
-          title={status === 'open' ? 'No open disputes' : `No disputes ${label}`}
-          description={
-            status === 'open'
-              ? 'When a buyer reports a problem with a car they paid for, it shows here.'
-              : undefined
-          }
-        />
-      }
+      empty={<EmptyState title={empty.title} description={empty.description} />}
     >
       {(data) => (
         <>
@@ -207,7 +231,7 @@ export function DisputesPage() {
 
       <section aria-labelledby="disputes-title" className="mt-6">
         <h2 id="disputes-title" className="sr-only">
-          {TABS.find((tab) => tab.status === status)?.label} disputes
+          {tabOf(status).heading}
         </h2>
         <DisputeList status={status} onRule={setRuling} />
       </section>

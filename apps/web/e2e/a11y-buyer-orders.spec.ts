@@ -236,6 +236,9 @@ test.describe('accessibility: a buyer’s bookings, payments and orders', () => 
       await expect(
         row(names[1]!).getByRole('button', { name: /^Confirm hand-over/ }),
       ).toBeVisible();
+      await expect(row(names[1]!).getByTestId('handover-status')).toHaveText(
+        /^Confirm hand-over once you have the car/,
+      );
     });
     const confirm = page.getByRole('dialog', { name: 'Confirm hand-over?' });
     await state(page, 'Confirm hand-over, asking', async () => {

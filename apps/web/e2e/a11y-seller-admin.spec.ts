@@ -355,6 +355,8 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
     await state(page, 'Payouts, back from adding the account, with a payout', async () => {
       await page.goto('/dashboard/payouts?account=done');
       await expect(page.getByTestId('payout-row').filter({ hasText: names[0]! })).toBeVisible();
+      await expect(page.getByText('Your payout account is set up')).toBeVisible();
+      await expect(page).toHaveURL(/\/dashboard\/payouts$/);
     });
     await state(page, 'My cars, its bookings with where their money is', async () => {
       await page.goto('/dashboard/my-products');
@@ -388,6 +390,7 @@ test.describe('accessibility: the demo dashboards, a seller’s and an admin’s
       await expect(page.getByRole('status').filter({ hasText: 'was released to' })).toBeVisible();
       await page.goto('/dashboard/disputes?status=resolved');
       await expect(dispute).toContainText('Released to the seller');
+      await expect(page.getByRole('heading', { name: 'Resolved disputes' })).toBeAttached();
     });
   });
 });

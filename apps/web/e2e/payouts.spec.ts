@@ -79,8 +79,10 @@ test.describe('hand-over, payouts and disputes', () => {
     await waitForHydration(page);
     const row = orderRow(page, carName);
     const status = row.getByTestId('handover-status');
+    // The badge says Paid; the words beside it do not say it again.
+    await expect(row.getByText('Paid', { exact: true })).toBeVisible();
     await expect(status).toHaveText(
-      `Paid. Confirm hand-over once you have the car; the money goes to the seller on ${deadline(handover!.releaseDueAt)} unless you report a problem before then.`,
+      `Confirm hand-over once you have the car; the money goes to the seller on ${deadline(handover!.releaseDueAt)} unless you report a problem before then.`,
     );
 
     await row.getByRole('button', { name: `Confirm hand-over of the ${carName}` }).click();
@@ -92,7 +94,14 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(dialog).toContainText('This cannot be undone');
     // Focus starts on the button that changes nothing.
     await expect(dialog.getByRole('button', { name: 'Not yet' })).toBeFocused();
-    await dialog.getByRole('button', { name: 'Confirm hand-over' }).click();
+    const confirmations: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(`/${bookingId}/handover`)) {
+        confirmations.push(request.url());
+      }
+    });
+    // A double click sends it once.
+    await dialog.getByRole('button', { name: 'Confirm hand-over' }).dblclick();
 
     await expect(dialog).toBeHidden();
     await expect(
@@ -100,6 +109,7 @@ test.describe('hand-over, payouts and disputes', () => {
     ).toBeVisible();
     await expect(status).toHaveText(/^Handed over on \w{3} \d{1,2}, \d{4}\.$/);
     await expect(status).toBeFocused();
+    expect(confirmations).toHaveLength(1);
     await expect(
       row.getByRole('button', { name: /Confirm hand-over|Report a problem/ }),
     ).toHaveCount(0);
@@ -134,7 +144,7 @@ test.describe('hand-over, payouts and disputes', () => {
     await page.clock.fastForward(60_000);
     await expect(report).toHaveCount(0);
     await expect(row.getByTestId('handover-status')).toHaveText(
-      `Paid. The time to report a problem ended on ${deadline(handover!.releaseDueAt)}: the money goes to the seller.`,
+      `The time to report a problem ended on ${deadline(handover!.releaseDueAt)}: the money goes to the seller.`,
     );
     await expect(
       row.getByRole('button', { name: `Confirm hand-over of the ${carName}` }),
@@ -184,6 +194,10 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(page.getByTestId('payout-account-notice')).toContainText(
       'Add your payout account',
     );
+    // No payout yet because there is nowhere to send it, not because nothing was handed over.
+    await expect(page.getByText('No payouts yet').locator('..')).toContainText(
+      'there is no payout account to send it to',
+    );
 
     // The provider sends the seller back to the server's own origin, `localhost` without a
     // PUBLIC_URL; these tests' pages are at 127.0.0.1, where the seller's cookie is.
@@ -196,10 +210,11 @@ test.describe('hand-over, payouts and disputes', () => {
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Add payout account' }).click();
     // The sandbox's onboarding is done at once: the provider sends the seller straight back.
-    await expect(page).toHaveURL(/\/dashboard\/payouts\?account=done$/);
-    await expect(
-      page.getByRole('status').filter({ hasText: 'payout account is set up' }),
-    ).toBeVisible();
+    // Said once: the address loses `?account=done` (a reload does not say it again), the words stay.
+    const setUp = page.getByRole('status').filter({ hasText: 'payout account is set up' });
+    await expect(setUp).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/payouts$/);
+    await expect(setUp).toBeVisible();
     await expect(page.getByText('Payouts go to your account')).toBeVisible();
     await expect(figure('Paid out')).toHaveText(share);
     await expect(figure('Ready to pay out')).toHaveText(nothing);
@@ -211,6 +226,9 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(payout).toContainText(fee);
     await expect(payout).toContainText('Paid');
     await expect(page.getByTestId('payout-account-notice')).toBeHidden();
+    await page.reload();
+    await expect(figure('Paid out')).toHaveText(share);
+    await expect(setUp).toHaveCount(0);
   });
 
   test('a buyer reports a problem, an admin refunds them, and My Orders says Refunded', async ({
@@ -277,6 +295,12 @@ test.describe('hand-over, payouts and disputes', () => {
       .getByRole('link', { name: 'Resolved' })
       .click();
     await expect(admin).toHaveURL(/status=resolved/);
+    await expect(admin.getByRole('heading', { name: 'Resolved disputes' })).toBeAttached();
+    // Another tab of Disputes is still Disputes in the menu.
+    await expect(dashboardNav(admin).getByRole('link', { name: 'Disputes' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(dispute).toContainText('Refunded to the buyer');
     await expect(dispute).toContainText('the money goes back');
     await adminContext.close();
@@ -284,6 +308,52 @@ test.describe('hand-over, payouts and disputes', () => {
     await page.reload();
     await expect(orderRow(page, carName).getByTestId('handover-status')).toHaveText(
       /^Refunded on \w{3} \d{1,2}, \d{4}\.$/,
+    );
+    // Its badge says so too: the money is no longer paid.
+    await expect(orderRow(page, carName).getByText('Refunded', { exact: true })).toBeVisible();
+    await expect(orderRow(page, carName).getByText('Paid', { exact: true })).toHaveCount(0);
+  });
+
+  test('an admin releases a dispute to the seller, and My Orders says it was their ruling', async ({
+    page,
+    browser,
+    playwright,
+  }) => {
+    const carName = `VW Caravelle ${uniqueMarker()}`;
+    const { carId, seller } = await carOfNewSeller(playwright, carName);
+    await signUpBuyer(page, 'Rita Ruled');
+    const bookingId = await bookCarApi(page.request, carId);
+    await payApi(page.request, bookingId);
+    const { currency, price } = await bookingOf(page.request, bookingId);
+    const reported = await page.request.post(`/api/booked/${bookingId}/dispute`, {
+      headers: fromSite,
+      data: { reason: 'The papers do not match the car; I am not sure it is his.' },
+    });
+    expect(reported.ok(), await reported.text()).toBe(true);
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signInApi(admin.request, 'admin@demo.local');
+    await admin.goto('/dashboard/disputes');
+    const dispute = admin.getByTestId('dispute').filter({ hasText: carName });
+    await expect(dispute.getByRole('link', { name: carName })).toHaveAttribute(
+      'href',
+      `/listing/${carId}`,
+    );
+    await waitForHydration(admin);
+    await dispute.getByRole('button', { name: `Release to seller for the ${carName}` }).click();
+    const release = admin.getByRole('dialog', { name: `Release the money to ${seller.name}?` });
+    await expect(release).toContainText(
+      `The ${formatMoney(price, currency)} the buyer paid for the ${carName} is released to ${seller.name}, less our fee.`,
+    );
+    await release.getByLabel('Note, for the buyer and the seller').fill('The papers check out.');
+    await release.getByRole('button', { name: 'Release to seller' }).click();
+    await expect(admin.getByRole('status').filter({ hasText: 'was released to' })).toBeVisible();
+    await adminContext.close();
+
+    await page.goto('/dashboard/orders');
+    await expect(orderRow(page, carName).getByTestId('handover-status')).toHaveText(
+      /^Released to the seller on \w{3} \d{1,2}, \d{4} by an administrator's ruling\.$/,
     );
   });
 });

@@ -295,6 +295,7 @@ test.describe('My Orders, booking and receipts', () => {
 
   test('a receipt refunded after a dispute says so, and no longer promises a hand-over', async ({
     page,
+    browser,
     playwright,
   }) => {
     await signUpBuyer(page, 'Rosa Refund');
@@ -325,6 +326,22 @@ test.describe('My Orders, booking and receipts', () => {
     );
     await expect(receipt).toContainText('refunded to that card after the problem you reported');
     await expect(receipt).not.toContainText('hand over');
+
+    // The audit log says it in words, with the car's name.
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await signInApi(adminPage.request, 'admin@demo.local');
+    await adminPage.goto('/dashboard/audit');
+    const rows = adminPage.getByTestId('audit-row').filter({ hasText: car.name });
+    await expect(
+      rows.filter({
+        hasText: `Dispute ruled: ${formatMoney(car.reprice, 'USD')} refunded to the buyer`,
+      }),
+    ).toHaveCount(1);
+    await expect(
+      rows.filter({ hasText: 'Problem reported: money kept until a ruling' }),
+    ).toHaveCount(1);
+    await adminContext.close();
   });
 
   test('a closed booking says why it closed, as the mail did: the seller’s account was closed (rough edge 12)', async ({

@@ -60,6 +60,15 @@ export const AuditEntrySchema = z.object({
   targetType: z.string(),
   targetId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
+  /** The booking an entry is about (`targetType` booking), with its car's name; else null. */
+  booking: z
+    .object({
+      _id: z.uuid(),
+      listingId: z.uuid(),
+      carName: z.string(),
+      currency: z.string(),
+    })
+    .nullable(),
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;

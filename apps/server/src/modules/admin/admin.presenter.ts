@@ -26,6 +26,14 @@ export function presentAuditEntry(row: AuditRow): AuditEntry {
     targetType: row.targetType,
     targetId: row.targetId,
     details: row.details,
+    booking: row.bookingId
+      ? {
+          _id: row.bookingId,
+          listingId: row.bookingListingId!,
+          carName: row.bookingCarName!,
+          currency: row.bookingCurrency!,
+        }
+      : null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepared } from '../../db/prepared.ts';
-import { auditLog, user, userCount } from '../../db/schema.ts';
+import { auditLog, booking, listing, user, userCount } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
@@ -221,20 +221,35 @@ export async function carsOfUser(db: Db, id: string) {
 }
 
 export async function listAudit(db: Db, limit = 100) {
-  return db
-    .select({
-      id: auditLog.id,
-      action: auditLog.action,
-      targetType: auditLog.targetType,
-      targetId: auditLog.targetId,
-      details: auditLog.details,
-      createdAt: auditLog.createdAt,
-      actorId: user.id,
-      actorName: user.name,
-      actorEmail: user.email,
-    })
-    .from(auditLog)
-    .leftJoin(user, eq(user.id, auditLog.actorId))
-    .orderBy(desc(auditLog.createdAt))
-    .limit(limit);
+  return (
+    db
+      .select({
+        id: auditLog.id,
+        action: auditLog.action,
+        targetType: auditLog.targetType,
+        targetId: auditLog.targetId,
+        details: auditLog.details,
+        createdAt: auditLog.createdAt,
+        actorId: user.id,
+        actorName: user.name,
+        actorEmail: user.email,
+        bookingId: booking.id,
+        bookingListingId: booking.listingId,
+        bookingCurrency: booking.currency,
+        bookingCarName: listing.name,
+      })
+      .from(auditLog)
+      .leftJoin(user, eq(user.id, auditLog.actorId))
+      // An entry about a booking names its car (hand-overs, disputes, refunds: decision 037).
+      .leftJoin(
+        booking,
+        eq(
+          booking.id,
+          sql`case when ${auditLog.targetType} = 'booking' then ${auditLog.targetId}::uuid end`,
+        ),
+      )
+      .leftJoin(listing, eq(listing.id, booking.listingId))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(limit)
+  );
 }

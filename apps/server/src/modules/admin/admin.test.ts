@@ -392,6 +392,32 @@ describe('GET /api/stats', () => {
   });
 });
 
+describe('GET /api/audit: entries about a booking', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it("names the booking's car, for the log's words about hand-overs and disputes", async () => {
+    const admin = await signInAs(app, 'admin@demo.local');
+    const { car, buyer, bookingId } = await paidBooking(app);
+    expect((await buyer.post(`/api/booked/${bookingId}/handover`)).status).toBe(200);
+
+    const log = AuditListSchema.parse(await (await admin.get('/api/audit')).json());
+    const confirmed = log.find(
+      (entry) => entry.action === 'handover.confirmed' && entry.targetId === bookingId,
+    );
+    expect(confirmed).toMatchObject({
+      booking: { _id: bookingId, listingId: car.id, carName: car.name, currency: 'USD' },
+      details: { sellerCents: expect.any(Number), feeCents: expect.any(Number) },
+    });
+    // Entries about other things name no booking.
+    const sale = log.find((entry) => entry.action === 'sale' && entry.targetId === car.id);
+    expect(sale?.booking).toBeNull();
+  });
+});
+
 describe("a person's cars, as admins see them", () => {
   let app: TestApp;
   let admin: TestClient;

@@ -9,6 +9,16 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** An amount of the entry's booking, in its currency; undefined when the details lack it. */
+const money = (entry: AuditEntry, cents: unknown) =>
+  typeof cents === 'number' && entry.booking
+    ? formatMoney(cents, entry.booking.currency)
+    : undefined;
+
+/** The car of a booking an entry is about, else the booking's short reference. */
+const bookingWhom = (entry: AuditEntry) =>
+  entry.booking?.carName ?? `booking ${entry.targetId?.slice(0, 8) ?? ''}`;
+
 /** What happened and to whom, in words, from the entry's action and details. */
 export function describeEntry(entry: AuditEntry): { what: string; whom: string } {
   const { details } = entry;
@@ -72,8 +82,32 @@ export function describeEntry(entry: AuditEntry): { what: string; whom: string }
     case 'payment.refunded':
       return {
         what: `Payment refunded${text(details.reason) ? `: ${text(details.reason)}` : ''}`,
-        whom: `booking ${entry.targetId?.slice(0, 8) ?? ''}`,
+        whom: bookingWhom(entry),
       };
+    case 'handover.confirmed':
+    case 'handover.released': {
+      const share = money(entry, details.sellerCents);
+      const fee = money(entry, details.feeCents);
+      const released = share
+        ? `: ${share} released to the seller${fee ? ` (fee ${fee})` : ''}`
+        : ': money released to the seller';
+      return {
+        what: `${entry.action === 'handover.confirmed' ? 'Hand-over confirmed' : 'Hand-over days ended'}${released}`,
+        whom: bookingWhom(entry),
+      };
+    }
+    case 'dispute.opened':
+      return { what: 'Problem reported: money kept until a ruling', whom: bookingWhom(entry) };
+    case 'dispute.resolved': {
+      const amount = money(entry, details.amountCents);
+      const ruling =
+        details.outcome === 'refund'
+          ? `${amount ?? 'payment'} refunded to the buyer`
+          : details.outcome === 'release'
+            ? `${amount ?? 'money'} released to the seller`
+            : 'resolved';
+      return { what: `Dispute ruled: ${ruling}`, whom: bookingWhom(entry) };
+    }
     default:
       return { what: entry.action, whom: `${entry.targetType} ${entry.targetId ?? ''}` };
   }
@@ -101,8 +135,8 @@ export function AuditPage() {
         Audit log
       </h1>
       <p className="mt-3 max-w-2xl leading-7 text-muted">
-        The latest 100 verifications, deletions, changes to categories, sales and refunds, newest
-        first.
+        The latest 100 verifications, deletions, changes to categories, sales, hand-overs, disputes
+        and refunds, newest first.
       </p>
       <div className="mt-6">
         <PageState
@@ -112,7 +146,7 @@ export function AuditPage() {
           empty={
             <EmptyState
               title="Nothing recorded yet"
-              description="Verifications, deletions, sales and refunds will show here."
+              description="Verifications, deletions, sales, hand-overs, disputes and refunds will show here."
             />
           }
         >

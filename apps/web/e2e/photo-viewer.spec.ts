@@ -181,6 +181,9 @@ test.describe('the full-screen photo viewer', () => {
     page,
     playwright,
   }) => {
+    // A long walk (about 20 s alone): the default 30 s is too close when the suite loads the
+    // machine (a rehearsal of issue 35 timed it out).
+    test.setTimeout(60_000);
     const car = await carWithFourPhotos(playwright);
     await signUpBuyerApi(page.request);
     await page.setViewportSize({ width: 1280, height: 900 });

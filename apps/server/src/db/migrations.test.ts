@@ -23,28 +23,38 @@ async function migrationsBefore(tag: string): Promise<string> {
   return dir;
 }
 
-describe('migration 0004 (search)', () => {
-  const opened: Database[] = [];
-  afterAll(async () => {
-    for (const database of opened) await database.close();
-  });
+/** The databases the tests opened, closed after them. */
+const opened: Database[] = [];
+afterAll(async () => {
+  for (const database of opened) await database.close();
+});
 
+/**
+ * What a site that ran an earlier version finds after upgrading: a new database migrated up to
+ * `tag`, `seed` run on it, then migrated the rest of the way. On disk, so the embedded database
+ * can be opened again with the newer migrations.
+ */
+async function upgradedAcross(
+  tag: string,
+  seed: (db: Database['db']) => Promise<unknown>,
+): Promise<Database> {
+  const url = await createTestDatabase();
+  const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
+  const open = async (dir: string) => {
+    const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
+    await database.migrate();
+    return database;
+  };
+  const before = await open(await migrationsBefore(tag));
+  await seed(before.db);
+  await before.close();
+  const after = await open(migrationsDir);
+  opened.push(after);
+  return after;
+}
+
+describe('migration 0004 (search)', () => {
   it('gives cars listed before it a make and model read from their names', async () => {
-    const url = await createTestDatabase();
-    // On disk, so the embedded database can be opened again with the newer migrations.
-    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
-    const open = async (dir: string) => {
-      const database = await openDatabase({
-        url,
-        pgliteDir,
-        poolSize: 2,
-        migrationsDir: dir,
-      });
-      opened.push(database);
-      return database;
-    };
-    const before = await open(await migrationsBefore('0004_search'));
-    await before.migrate();
     const names = [
       'Toyota HiAce Commuter',
       'Mercedes-Benz Sprinter 316 CDI Tourer',
@@ -53,7 +63,8 @@ describe('migration 0004 (search)', () => {
       'Range Rover Autobiography',
       'My grandfather’s car',
     ];
-    await before.db.execute(sql`
+    const after = await upgradedAcross('0004_search', (db) =>
+      db.execute(sql`
       with c as (insert into category (name, slug, icon) values ('Microbus', 'microbus', '/i.webp') returning id),
       u as (insert into "user" (name, email) values ('Old Seller', 'old@example.com') returning id)
       insert into listing (category_id, seller_id, seller_name, name, condition, location, year,
@@ -62,11 +73,8 @@ describe('migration 0004 (search)', () => {
       from c, u, unnest(array[${sql.join(
         names.map((name) => sql`${name}`),
         sql`, `,
-      )}]::text[]) as n`);
-    await before.close();
-    opened.pop();
-    const after = await open(migrationsDir);
-    await after.migrate();
+      )}]::text[]) as n`),
+    );
     const rows = await queryRows<{ name: string; make: string; model: string }>(
       after.db,
       sql`select name, make, model from listing order by name`,
@@ -85,31 +93,15 @@ describe('migration 0004 (search)', () => {
 });
 
 describe('migration 0009 (my account)', () => {
-  const opened: Database[] = [];
-  afterAll(async () => {
-    for (const database of opened) await database.close();
-  });
-
   it("keeps every account's one role as the first of its roles, and no role as none", async () => {
-    const url = await createTestDatabase();
-    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
-    const open = async (dir: string) => {
-      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
-      opened.push(database);
-      return database;
-    };
-    const before = await open(await migrationsBefore('0009_account'));
-    await before.migrate();
-    await before.db.execute(sql`
+    const after = await upgradedAcross('0009_account', (db) =>
+      db.execute(sql`
       insert into "user" (name, email, role) values
         ('Bea Buyer', 'bea@example.com', 'Buyer'),
         ('Sol Seller', 'sol@example.com', 'Seller'),
         ('Ada Admin', 'ada@example.com', 'admin'),
-        ('Nia New', 'nia@example.com', null)`);
-    await before.close();
-    opened.pop();
-    const after = await open(migrationsDir);
-    await after.migrate();
+        ('Nia New', 'nia@example.com', null)`),
+    );
     const rows = await queryRows<{ email: string; roles: string[] }>(
       after.db,
       sql`select email, roles from "user" order by email`,
@@ -130,22 +122,9 @@ describe('migration 0009 (my account)', () => {
 });
 
 describe('migration 0017 (deal rating on the car)', () => {
-  const opened: Database[] = [];
-  afterAll(async () => {
-    for (const database of opened) await database.close();
-  });
-
   it('gives each car on sale the rating the price guide kept for it, and no other car one', async () => {
-    const url = await createTestDatabase();
-    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
-    const open = async (dir: string) => {
-      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
-      opened.push(database);
-      return database;
-    };
-    const before = await open(await migrationsBefore('0017_deal_rating_on_car'));
-    await before.migrate();
-    await before.db.execute(sql`
+    const after = await upgradedAcross('0017_deal_rating_on_car', (db) =>
+      db.execute(sql`
       with c as (insert into category (name, slug, icon) values ('Estate', 'estate', '/i.webp') returning id),
       u as (insert into "user" (name, email) values ('Old Seller', 'old@example.com') returning id),
       cars as (
@@ -158,11 +137,8 @@ describe('migration 0017 (deal rating on the car)', () => {
         returning id, name)
       insert into listing_deal (listing_id, fair_cents, low_cents, high_cents, comparables, ratio, rating)
       select id, 100, 90, 110, 30, 1, case name when 'held' then 'great' else 'fair' end
-      from cars where name <> 'unrated'`);
-    await before.close();
-    opened.pop();
-    const after = await open(migrationsDir);
-    await after.migrate();
+      from cars where name <> 'unrated'`),
+    );
     const rows = await queryRows<{ name: string; deal_rating: string | null }>(
       after.db,
       sql`select name, deal_rating from listing order by name`,
@@ -177,22 +153,9 @@ describe('migration 0017 (deal rating on the car)', () => {
 });
 
 describe('migration 0020 (hand-over, payouts, the ledger)', () => {
-  const opened: Database[] = [];
-  afterAll(async () => {
-    for (const database of opened) await database.close();
-  });
-
   it('counts bookings paid before it as handed over, owed to their sellers less the fee', async () => {
-    const url = await createTestDatabase();
-    const pgliteDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-db-')), 'db');
-    const open = async (dir: string) => {
-      const database = await openDatabase({ url, pgliteDir, poolSize: 2, migrationsDir: dir });
-      opened.push(database);
-      return database;
-    };
-    const before = await open(await migrationsBefore('0020_handover_payouts_ledger'));
-    await before.migrate();
-    await before.db.execute(sql`
+    const after = await upgradedAcross('0020_handover_payouts_ledger', (db) =>
+      db.execute(sql`
       with c as (insert into category (name, slug, icon) values ('Estate', 'estate', '/i.webp') returning id),
       s as (insert into "user" (name, email) values ('Old Seller', 'old-seller@example.com') returning id),
       b as (insert into "user" (name, email) values ('Old Buyer', 'old-buyer@example.com') returning id),
@@ -209,11 +172,8 @@ describe('migration 0020 (hand-over, payouts, the ledger)', () => {
         1234567, 'USD', case cars.name when 'sold car' then 'paid' else 'pending' end,
         case cars.name when 'sold car' then now() - interval '40 days' end,
         case cars.name when 'sold car' then 'pi_old' end
-      from cars, b`);
-    await before.close();
-    opened.pop();
-    const after = await open(migrationsDir);
-    await after.migrate();
+      from cars, b`),
+    );
     const settlements = await queryRows<{
       state: string;
       fee_cents: number;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { formatMoney } from '@carmarket/shared';
 import { payoutAccount, settlement, user } from '../../db/schema.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { longDateTime } from '../../lib/mail-dates.ts';
 import { notifyClosed, type ClosedBooking } from '../listings/lifecycle.ts';
@@ -32,28 +33,16 @@ function sellerMoneyLines(origin: string, due: Settlement | undefined, payoutRea
   return `\n\nWe keep the payment until the hand-over. You are paid your share, ${share} (the price less our fee of ${fee}), when the buyer confirms the hand-over, or automatically on ${longDateTime(due.releaseDueAt)} unless they report a problem before then.\n${where}`;
 }
 
-/** After a sale commits: the buyer's receipt, the seller's notice, and the closed bookings' news. */
-export async function mailSale(
-  { db, mailer, siteOrigin }: Pick<PaymentDeps, 'db' | 'mailer' | 'siteOrigin'>,
-  sale: {
-    bookingId: string;
-    transactionId: string;
-    paidAt: Date;
-    carName: string;
-    price: string;
-    buyer: Person;
-    sellerId: string;
-    closed: ClosedBooking[];
-  },
-): Promise<void> {
+/** Who sold the car and where the buyer's money waits: read in the sale's own transaction. */
+export async function saleMoneyOf(tx: Db | Tx, bookingId: string, sellerId: string) {
   const [[seller], [due]] = await Promise.all([
-    db
+    tx
       .select({ email: user.email, name: user.name, payoutStatus: payoutAccount.status })
       .from(user)
       .leftJoin(payoutAccount, eq(payoutAccount.userId, user.id))
-      .where(eq(user.id, sale.sellerId)),
-    // Written by the payouts module's car.sold subscriber in the sale's own transaction.
-    db
+      .where(eq(user.id, sellerId)),
+    // Written by the payouts module's car.sold subscriber earlier in the same transaction.
+    tx
       .select({
         feeCents: settlement.feeCents,
         sellerCents: settlement.sellerCents,
@@ -61,8 +50,26 @@ export async function mailSale(
         releaseDueAt: settlement.releaseDueAt,
       })
       .from(settlement)
-      .where(eq(settlement.bookingId, sale.bookingId)),
+      .where(eq(settlement.bookingId, bookingId)),
   ]);
+  return { seller, due };
+}
+export type SaleMoney = Awaited<ReturnType<typeof saleMoneyOf>>;
+
+/** After a sale commits: the buyer's receipt, the seller's notice, and the closed bookings' news. */
+export async function mailSale(
+  { mailer, siteOrigin }: Pick<PaymentDeps, 'mailer' | 'siteOrigin'>,
+  sale: {
+    transactionId: string;
+    paidAt: Date;
+    carName: string;
+    price: string;
+    buyer: Person;
+    money: SaleMoney;
+    closed: ClosedBooking[];
+  },
+): Promise<void> {
+  const { seller, due } = sale.money;
   const origin = siteOrigin();
   await Promise.allSettled([
     mailer.send({

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { liveHold, lockCarAndBooking, sellCar } from '../listings/lifecycle.ts';
 import type { GatewayIntent } from '../../adapters/payment-gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
-import { mailRefund, mailSale } from './payment-mail.ts';
+import { mailRefund, mailSale, saleMoneyOf, type SaleMoney } from './payment-mail.ts';
 
 export type RecordOutcome =
   | { result: 'paid'; bookingId: string; transactionId: string; paidAt: Date }
@@ -76,7 +76,7 @@ export async function recordSuccess(
         carName: string;
         price: string;
         buyer: { email: string; name: string };
-        sellerId: string;
+        money: SaleMoney;
       }
     | { kind: 'refund'; reason: string; buyer: { email: string; name: string }; carName: string };
 
@@ -176,7 +176,8 @@ export async function recordSuccess(
         carName: car.name,
         price: formatMoney(held.priceCents, held.currency),
         buyer,
-        sellerId: car.sellerId,
+        // Read here, not after the commit: the answer never waits on (or fails by) a read then.
+        money: await saleMoneyOf(tx, bookingId, car.sellerId),
       };
     });
 
@@ -196,7 +197,7 @@ export async function recordSuccess(
     return { result: 'refunded', bookingId, transactionId: intent.id };
   }
 
-  await mailSale(deps, { ...decision, bookingId, transactionId: intent.id });
+  await mailSale(deps, { ...decision, transactionId: intent.id });
   return { result: 'paid', bookingId, transactionId: intent.id, paidAt: decision.paidAt };
 }
 

@@ -38,8 +38,84 @@ export function encodeKeysetCursor(cursor: KeysetCursor): string {
   return toBase64(JSON.stringify([cursor.sort, cursor.key, cursor.id]));
 }
 
-/** A keyset cursor given for `sort`; one of another sort order is refused by name. */
-export function decodeKeysetCursor(text: string, sort: string): KeysetCursor {
+/**
+ * The SQL type a sort key is cast back to. A key is checked against the form the database prints
+ * that type in, so a crafted one is refused as a cursor rather than failing its cast; `text` keys
+ * (a compound key its caller reads) are only limited in length.
+ */
+export type SortKeyType = 'timestamptz' | 'bigint' | 'integer' | 'float8' | 'real' | 'text';
+
+const INTEGER_RANGES = {
+  bigint: 9_223_372_036_854_775_807n,
+  integer: 2_147_483_647n,
+} as const;
+/** Finite magnitudes each float type holds (below the least, PostgreSQL refuses the text). */
+const FLOAT_RANGES = { float8: [1e-307, 1.7e308], real: [1.2e-38, 3.4e38] } as const;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
+
+/** Whether `key` is a `timestamptz` as PostgreSQL prints it, naming a real day and time. */
+export function isTimestampKey(key: string): boolean {
+  const parts = TIMESTAMP.exec(key);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second, zoneHour] = parts.slice(1, 8).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zoneMinute = Number(parts[8] ?? 0);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1000 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    zoneHour <= 15 &&
+    zoneMinute <= 59
+  );
+}
+
+/** Whether `key` is a value of `type` as the database prints it. */
+export function isSortKey(type: SortKeyType, key: string): boolean {
+  switch (type) {
+    case 'timestamptz':
+      return isTimestampKey(key);
+    case 'bigint':
+    case 'integer': {
+      if (!/^-?\d{1,19}$/.test(key)) return false;
+      const value = BigInt(key);
+      return value <= INTEGER_RANGES[type] && value >= -INTEGER_RANGES[type] - 1n;
+    }
+    case 'float8':
+    case 'real': {
+      if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d{1,3})?$/i.test(key)) return false;
+      const magnitude = Math.abs(Number(key));
+      const [least, most] = FLOAT_RANGES[type];
+      return magnitude === 0
+        ? !/[1-9]/.test(key.split(/e/i)[0]!)
+        : magnitude >= least && magnitude <= most;
+    }
+    case 'text':
+      return true;
+  }
+}
+
+/**
+ * A keyset cursor given for `sort`, whose key is a value of `keyType` (or one `keyType` accepts);
+ * one of another sort order is refused by name.
+ */
+export function decodeKeysetCursor(
+  text: string,
+  sort: string,
+  keyType: SortKeyType | ((key: string) => boolean),
+): KeysetCursor {
   const [cursorSort, key, id] = fromBase64(text, (plain) => {
     const parsed: unknown = JSON.parse(plain);
     const valid =
@@ -55,6 +131,8 @@ export function decodeKeysetCursor(text: string, sort: string): KeysetCursor {
       field: 'cursor',
     });
   }
+  const keyFits = typeof keyType === 'function' ? keyType(key) : isSortKey(keyType, key);
+  if (!keyFits) throw badCursor();
   return { sort, key, id };
 }
 

@@ -35,7 +35,7 @@ import { resolveOwnUploads } from '../uploads/uploads.service.ts';
 import { liveHoldWhere, lockCar, notifyClosed, relistCar, withdrawCar } from './lifecycle.ts';
 import { listingPolicy } from './listings.policy.ts';
 import { recordPrice, recordRepricing } from './price-history.ts';
-import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
+import { decodeKeysetCursor, keysetPage, type SortKeyType } from '../../lib/cursor.ts';
 import { listingWithSeller } from './listings.service.ts';
 
 /** Creates a car for a seller in the named category. */
@@ -160,12 +160,12 @@ const allCarsOfSeller = prepared('all_cars_of_seller', (db) => selectCarsOfSelle
  * repeats no car. A cursor names its sort (`seller-<sort>`): one of another order is refused.
  * A new order is one entry here and its name in MY_LISTING_SORTS (packages/shared).
  */
-const SELLER_SORTS: Record<MyListingSort, { expr: SQL; type: SQL; desc: boolean }> = {
-  newest: { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: true },
-  oldest: { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: false },
-  price_asc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: false },
-  price_desc: { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: true },
-  views: { expr: viewsInWindow, type: sql`int`, desc: true },
+const SELLER_SORTS: Record<MyListingSort, { expr: SQL; type: SortKeyType; desc: boolean }> = {
+  newest: { expr: sql`${listing.createdAt}`, type: 'timestamptz', desc: true },
+  oldest: { expr: sql`${listing.createdAt}`, type: 'timestamptz', desc: false },
+  price_asc: { expr: sql`${listing.repriceCents}`, type: 'bigint', desc: false },
+  price_desc: { expr: sql`${listing.repriceCents}`, type: 'bigint', desc: true },
+  views: { expr: viewsInWindow, type: 'integer', desc: true },
 };
 
 /** The name a sort's cursors carry (`seller-newest` is the one My cars always gave). */
@@ -226,13 +226,13 @@ export async function pageOfSellerCars(db: Db, sellerId: string, query: SellerCa
   const filters = sellerFilters(query);
   const paged = query.limit !== undefined || query.cursor !== undefined;
   const limit = query.limit ?? SEARCH_PAGE_SIZE;
-  const after = query.cursor ? decodeKeysetCursor(query.cursor, cursorSort) : undefined;
+  const after = query.cursor ? decodeKeysetCursor(query.cursor, cursorSort, spec.type) : undefined;
   const values: Record<string, unknown> = { ...filters.values, sellerId };
   if (paged) values.limit = limit + 1;
   if (after) Object.assign(values, { cursorKey: after.key, cursorId: after.id });
 
   const direction = spec.desc ? sql`desc` : sql`asc`;
-  const key = sql`cast(${sql.placeholder('cursorKey')} as ${spec.type})`;
+  const key = sql`cast(${sql.placeholder('cursorKey')} as ${sql.raw(spec.type)})`;
   const id = sql`cast(${sql.placeholder('cursorId')} as uuid)`;
   const afterCursor = spec.desc
     ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${id})`

@@ -93,7 +93,9 @@ export async function pageOfPayouts(
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<{ rows: PayoutRow[]; nextCursor: string | null }> {
   const limit = query.limit ?? DEFAULT_PAGE;
-  const after = query.cursor ? decodeKeysetCursor(query.cursor, PAYOUTS_SORT) : undefined;
+  const after = query.cursor
+    ? decodeKeysetCursor(query.cursor, PAYOUTS_SORT, 'timestamptz')
+    : undefined;
   const rows = await queryRows<Record<string, unknown>>(
     deps.db,
     sql`select p.id, p.booking_id, l.name as car_name, p.amount_cents, s.fee_cents, p.currency,

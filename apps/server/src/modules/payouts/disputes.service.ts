@@ -3,8 +3,8 @@ import { SEARCH_PAGE_SIZE, type DisputeStatus, type ResolveDisputeInput } from '
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, dispute, listing, payment, settlement } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
-import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { decodeKeysetCursor, isSortKey, keysetPage } from '../../lib/cursor.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { queueMail } from '../mail/mail-queue.ts';
@@ -54,7 +54,11 @@ export async function findDispute(db: Db | Tx, id: string) {
 const statusRank = sql<number>`(case ${dispute.status} when 'open' then 0 when 'resolving' then 1 else 2 end)`;
 const CURSOR_SORT = 'disputes';
 /** The cursor's key: the status's rank and the creation time as the database printed it. */
-const CURSOR_KEY = /^([0-2])\|(\d{4}-\d{2}-\d{2}[ T][0-9:.]+(?:Z|[+-][0-9:]+)?)$/;
+const CURSOR_KEY = /^([0-2])\|(.+)$/;
+const isCursorKey = (key: string) => {
+  const parts = CURSOR_KEY.exec(key);
+  return parts !== null && isSortKey('timestamptz', parts[2]!);
+};
 
 /** A page of disputes (of one status, when asked), in the order above. */
 export async function listDisputes(
@@ -64,13 +68,8 @@ export async function listDisputes(
   const limit = query.limit ?? SEARCH_PAGE_SIZE;
   let after: SQL | undefined;
   if (query.cursor) {
-    const cursor = decodeKeysetCursor(query.cursor, CURSOR_SORT);
-    const key = CURSOR_KEY.exec(cursor.key);
-    if (!key) {
-      throw new AppError(400, 'validation-failed', 'This cursor is not one this server gave', {
-        field: 'cursor',
-      });
-    }
+    const cursor = decodeKeysetCursor(query.cursor, CURSOR_SORT, isCursorKey);
+    const key = CURSOR_KEY.exec(cursor.key)!;
     after = sql`(${statusRank}, ${dispute.createdAt}, ${dispute.id}) > (${Number(key[1])}, cast(${key[2]} as timestamptz), cast(${cursor.id} as uuid))`;
   }
   const rows = await db

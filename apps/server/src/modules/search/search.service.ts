@@ -17,7 +17,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { ListingRow } from '../listings/listings.presenter.ts';
 import { listingWithSeller } from '../listings/listings.service.ts';
 import { placeById } from '../places/gazetteer.ts';
-import { decodeKeysetCursor, keysetPage } from '../../lib/cursor.ts';
+import { decodeKeysetCursor, isSortKey, keysetPage, type SortKeyType } from '../../lib/cursor.ts';
 import { textQueryOf } from './spelling.ts';
 
 /** Facets are counted exactly over at most this many rows; beyond, over a sample of about it. */
@@ -59,38 +59,38 @@ function sortSpec(
   origin: Origin | null,
   textQuery: SQL | null,
   bind: Bind,
-): { expr: SQL; type: SQL; desc: boolean } {
+): { expr: SQL; type: SortKeyType; desc: boolean } {
   switch (sort) {
     case 'newest':
-      return { expr: sql`${listing.createdAt}`, type: sql`timestamptz`, desc: true };
+      return { expr: sql`${listing.createdAt}`, type: 'timestamptz', desc: true };
     case 'price_asc':
-      return { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: false };
+      return { expr: sql`${listing.repriceCents}`, type: 'bigint', desc: false };
     case 'price_desc':
-      return { expr: sql`${listing.repriceCents}`, type: sql`bigint`, desc: true };
+      return { expr: sql`${listing.repriceCents}`, type: 'bigint', desc: true };
     case 'mileage_asc':
       return {
         expr: sql`coalesce(${listing.mileageKm}, 2147483647)`,
-        type: sql`integer`,
+        type: 'integer',
         desc: false,
       };
     case 'year_desc':
-      return { expr: sql`${listing.year}`, type: sql`integer`, desc: true };
+      return { expr: sql`${listing.year}`, type: 'integer', desc: true };
     case 'deal':
       // Rated cars by rating, best first, then asking/fair (listing_deal.ratio holds that key,
       // decision 032); unrated ones follow, their key UNRATED_KEY
       // (dealPage reads the two in turn).
-      return { expr: sql`${listingDeal.ratio}`, type: sql`float8`, desc: false };
+      return { expr: sql`${listingDeal.ratio}`, type: 'float8', desc: false };
     case 'distance':
       if (!origin)
         throw new AppError(400, 'validation-failed', 'Sorting by distance needs a place (near)', {
           field: 'sort',
         });
-      return { expr: distanceOf(origin, bind), type: sql`float8`, desc: false };
+      return { expr: distanceOf(origin, bind), type: 'float8', desc: false };
     case 'relevance':
       if (!textQuery) return sortSpec('newest', origin, null, bind);
       return {
         expr: sql`ts_rank_cd(${listing.searchDoc}, ${textQuery})`,
-        type: sql`real`,
+        type: 'real',
         desc: true,
       };
   }
@@ -250,8 +250,8 @@ export async function searchListings(db: Db, query: SearchQuery): Promise<Search
 
   let after: SQL | undefined;
   if (query.cursor && sort !== 'deal') {
-    const cursor = decodeKeysetCursor(query.cursor, sort);
-    const key = sql`cast(${statement.bind('cursorKey', cursor.key)} as ${spec.type})`;
+    const cursor = decodeKeysetCursor(query.cursor, sort, spec.type);
+    const key = sql`cast(${statement.bind('cursorKey', cursor.key)} as ${sql.raw(spec.type)})`;
     const id = sql`${statement.bind('cursorId', cursor.id)}::uuid`;
     after = spec.desc
       ? sql`(${spec.expr}, ${listing.id}) < (${key}, ${id})`
@@ -329,7 +329,13 @@ async function dealPage(
   origin: Origin | null,
   limit: number,
 ): Promise<SearchRow[]> {
-  const cursor = query.cursor ? decodeKeysetCursor(query.cursor, 'deal') : null;
+  const cursor = query.cursor
+    ? decodeKeysetCursor(
+        query.cursor,
+        'deal',
+        (key) => key === UNRATED_KEY || isSortKey('float8', key),
+      )
+    : null;
   const inUnrated = cursor?.key === UNRATED_KEY;
   const rows: SearchRow[] = [];
   if (!inUnrated) {

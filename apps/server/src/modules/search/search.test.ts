@@ -306,6 +306,33 @@ describe('GET /api/listings (search)', () => {
     expect((await errorOf(response)).field).toBe('cursor');
   });
 
+  it('refuses a crafted cursor whose key is no value of its sort, never a 500', async () => {
+    const id = '0b5c7f7e-1d2a-4e2b-9a51-3c1f2d4e5f60';
+    const crafted = (sort: string, key: string) =>
+      `sort=${sort}&cursor=${Buffer.from(JSON.stringify([sort, key, id])).toString('base64url')}`;
+    const cases = [
+      crafted('newest', '2026-02-31 10:00:00+00'),
+      crafted('newest', '2026-03-01 10:00:00+99'),
+      crafted('price_asc', '12abc'),
+      crafted('price_desc', '99999999999999999999'),
+      crafted('year_desc', '2026.5'),
+      crafted('mileage_asc', '9999999999'),
+      crafted('deal', 'cheap'),
+      crafted('deal', '1e999'),
+    ];
+    for (const query of cases) {
+      const response = await buyer.request(`/api/listings?${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await errorOf(response)).field, query).toBe('cursor');
+    }
+    // The keys the server gives still page.
+    const first = await search('sort=price_asc&limit=1');
+    const next = await buyer.request(
+      `/api/listings?sort=price_asc&limit=1&cursor=${first.nextCursor}`,
+    );
+    expect(next.status).toBe(200);
+  });
+
   it('pages a category like a search, with its total', async () => {
     const [first] = await app.database.db.select().from(category).limit(1);
     const inCategory = onSale().filter((car) => car.categoryId === first!.id);

@@ -21,6 +21,12 @@ describe('configuration', () => {
     // Timers past 2^31 ms (24.8 days) overflow Node's, which then fire at once.
     [{ VIN_DECODER_IDLE_MINUTES: '40000' }, 'VIN_DECODER_IDLE_MINUTES'],
     [{ VIN_DECODE_INTERVAL_SECONDS: '2200000' }, 'VIN_DECODE_INTERVAL_SECONDS'],
+    [{ PAYOUT_SWEEP_SECONDS: '2200000' }, 'PAYOUT_SWEEP_SECONDS'],
+    [{ PAYMENT_SWEEP_SECONDS: '2200000' }, 'PAYMENT_SWEEP_SECONDS'],
+    [{ CLEANUP_INTERVAL_MINUTES: '40000' }, 'CLEANUP_INTERVAL_MINUTES'],
+    [{ VIEW_FLUSH_SECONDS: '2200000' }, 'VIEW_FLUSH_SECONDS'],
+    [{ ALERT_INTERVAL_MS: '2200000000' }, 'ALERT_INTERVAL_MS'],
+    [{ MESSAGE_MAIL_DELAY_MINUTES: '40000' }, 'MESSAGE_MAIL_DELAY_MINUTES'],
     [{ NODE_ENV: 'production', PUBLIC_URL: 'https://cars.example' }, 'BETTER_AUTH_SECRET'],
     [{ NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) }, 'PUBLIC_URL'],
   ])('stops start-up on a bad value and names the variable (%o)', (env, name) => {

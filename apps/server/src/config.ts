@@ -187,18 +187,18 @@ const EnvSchema = z
      * How often each process releases bookings whose hand-over days have passed and sends
      * payouts that are due (or were left sending by a crash).
      */
-    PAYOUT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
+    PAYOUT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     /**
      * How often open payments are settled with the processor, lapsed holds freed, failed refunds
      * retried and undelivered sandbox events sent again.
      */
-    PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).default(30),
+    PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
     /**
      * How often each process deletes photos no car has shown for a day, frees the addresses of
      * accounts deleted more than DELETED_ACCOUNT_HOLD_DAYS ago and deletes car views older than 40
      * days.
      */
-    CLEANUP_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+    CLEANUP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
     /**
      * How often the price guide is fitted again and every car on sale rated again (decision 032);
      * also at start. With several processes, one of them refreshes per interval.
@@ -213,12 +213,12 @@ const EnvSchema = z
      * How often each process writes the car views it counted to the database, in one upsert.
      * Closing the server writes the rest; a crash loses at most these seconds' views.
      */
-    VIEW_FLUSH_SECONDS: z.coerce.number().int().min(1).default(10),
+    VIEW_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
     /**
      * How often each process looks for new cars to match against saved searches, and sends the
      * alerts, saved-car notices and "new message" mail owed (decisions 010, 015).
      */
-    ALERT_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    ALERT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(15_000),
     /** Hours between two digests of one saved search with daily alerts. */
     ALERT_DIGEST_HOURS: z.coerce.number().min(0).default(24),
     /**
@@ -240,7 +240,7 @@ const EnvSchema = z
      */
     RELIST_LIMIT_PER_DAY: z.coerce.number().int().min(1).default(10),
     /** Minutes a message waits unread before its "new message" mail; then one an hour at most. */
-    MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).default(5),
+    MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().min(0).max(10_080).default(5),
     /** Searches (and category pages) one person may have running at once; past it, 429. */
     SEARCH_CONCURRENCY_PER_PERSON: z.coerce.number().int().min(1).default(4),
     /**

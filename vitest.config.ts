@@ -19,9 +19,10 @@ const noDatabase = [
 
 /**
  * Server tests whose subject is not the database (decision 031): sign-in flows and their limits,
- * input checks and the fuzz, who may call what, live streams, mail, uploads, the CLI. They start
- * the server on a database like the others, but nothing they check differs between PGlite and
- * PostgreSQL, so they run once: on PostgreSQL when `TEST_DATABASE_URL` is set, else on PGlite.
+ * input checks and the fuzz, who may call what, live streams, mail, uploads, the CLI, serving the
+ * pages. They start the server on a database like the others, but nothing they check differs
+ * between PGlite and PostgreSQL, so they run once: on PostgreSQL when `TEST_DATABASE_URL` is set,
+ * else on PGlite.
  */
 const once = [
   'apps/server/src/adapters/s3-storage.test.ts',
@@ -50,6 +51,7 @@ const once = [
   'apps/server/src/modules/uploads/uploads.test.ts',
   'apps/server/src/modules/vin/vin.test.ts',
   'apps/server/src/plugins/csrf.test.ts',
+  'apps/server/src/plugins/web.test.ts',
 ];
 
 /** What a project that starts the real server needs (decision 023: a database prepared once). */

@@ -151,6 +151,39 @@ test.describe('hand-over, payouts and disputes', () => {
     ).toBeVisible();
   });
 
+  test('back from the provider before it has confirmed the account, the page waits and says so (390 px)', async ({
+    page,
+  }) => {
+    await signUpSellerApi(page.request, `Quinn Quick ${uniqueMarker()}`);
+    // The server asks the provider once a minute: the first answers still say it is being set up.
+    let asked = 0;
+    await page.route('**/api/my/payout-account', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      asked += 1;
+      await route.fulfill({
+        json: { status: asked < 3 ? 'onboarding' : 'ready', provider: 'stripe' },
+      });
+    });
+    // On a phone: the long "Finish setting up your payout account" wraps, the page keeps its width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/dashboard/payouts?account=done');
+    await expect(page.getByText('You began adding your payout account')).toBeVisible();
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBe(0);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Asking our payment provider' }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'payout account is set up' }),
+    ).toBeVisible();
+    await expect(page.getByText('Payouts go to your account')).toBeVisible();
+    await expect(page.getByText('Asking our payment provider')).toHaveCount(0);
+    expect(asked).toBe(3);
+  });
+
   test('a seller sees their balance, adds a payout account and sees the payout', async ({
     page,
     playwright,
@@ -189,7 +222,7 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(figure('Ready to pay out')).toHaveText(share);
     // Nowhere to send it yet: the figure says so, not that it is on its way.
     await expect(hint('Ready to pay out')).toHaveText(
-      'Handed over; it waits for a payout account. Add a payout account to be paid.',
+      'Yours since hand-over or a ruling; it waits for a payout account. Add a payout account to be paid.',
     );
     await expect(page.getByTestId('payout-account-notice')).toContainText(
       'Add your payout account',
@@ -219,7 +252,7 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(figure('Paid out')).toHaveText(share);
     await expect(figure('Ready to pay out')).toHaveText(nothing);
     await expect(hint('Ready to pay out')).toHaveText(
-      'Handed over; on its way to your payout account.',
+      'Yours since hand-over or a ruling; on its way to your payout account.',
     );
     const payout = page.getByTestId('payout-row').filter({ hasText: carName });
     await expect(payout).toContainText(share);

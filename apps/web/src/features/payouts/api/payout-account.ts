@@ -4,11 +4,21 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { payoutKeys } from './query-keys';
 
-/** `GET /api/my/payout-account`: whether the seller has somewhere for payouts to go. */
-export function usePayoutAccount() {
+/** How often the page asks again while it waits for the provider to finish an account. */
+const WATCH_EVERY_MS = 5_000;
+
+/**
+ * `GET /api/my/payout-account`: whether the seller has somewhere for payouts to go. With
+ * `watch` (back from the provider's pages), asked again every few seconds while it is still
+ * being set up: the server asks the provider at most once a minute, so a seller who just
+ * finished may first see the answer it had before.
+ */
+export function usePayoutAccount({ watch = false }: { watch?: boolean } = {}) {
   return useQuery({
     queryKey: payoutKeys.account,
     queryFn: ({ signal }) => api.get<PayoutAccount>('/my/payout-account', { signal }),
+    refetchInterval: (query) =>
+      watch && query.state.data?.status === 'onboarding' ? WATCH_EVERY_MS : false,
   });
 }
 

@@ -15,10 +15,11 @@ import { usePayouts } from '../api/payouts';
 
 /** Where money ready to pay out goes: it is sent only to a payout account that is set up. */
 const PAYABLE_HINT: Record<PayoutAccount['status'] | 'unknown', string> = {
-  ready: 'Handed over; on its way to your payout account.',
-  onboarding: 'Handed over; it waits for your payout account. Finish setting it up to be paid.',
-  none: 'Handed over; it waits for a payout account. Add a payout account to be paid.',
-  unknown: 'Handed over; not paid out yet.',
+  ready: 'Yours since hand-over or a ruling; on its way to your payout account.',
+  onboarding:
+    'Yours since hand-over or a ruling; it waits for your payout account. Finish setting it up to be paid.',
+  none: 'Yours since hand-over or a ruling; it waits for a payout account. Add a payout account to be paid.',
+  unknown: 'Yours since hand-over or a ruling; not paid out yet.',
 };
 
 function BalanceFigures({
@@ -55,7 +56,8 @@ function AccountPanel({ account, payable }: { account: PayoutAccount; payable: n
   const button = (label: string) => (
     <button
       type="button"
-      className="button button-primary sm:justify-self-start"
+      // Wraps on a phone rather than widen the page: "Finish setting up your payout account".
+      className="button button-primary h-auto min-h-11 py-2 whitespace-normal sm:justify-self-start"
       onClick={() => start.mutate()}
       disabled={leaving}
       aria-busy={leaving || undefined}
@@ -201,15 +203,27 @@ function Payouts({ account, payable }: { account: PayoutAccount | undefined; pay
   );
 }
 
+/** How long the page waits, back from the provider's pages, for the account to be ready. */
+const WATCH_FOR_MS = 90_000;
+
 /** Payouts (`/dashboard/payouts`, sellers): the seller's money, payout account and payouts. */
 export function PayoutsPage() {
   usePage({ title: 'Payouts' });
   const balance = useBalance();
-  const account = usePayoutAccount();
   const [params, setParams] = useQueryParams();
   // Back from the provider's pages: say so once, then drop it from the address (a reload, a
   // bookmark or Back must not say it again); the words stay while the page does.
   const [back] = useState(() => params.get('account'));
+  // Back having finished: the account is asked after until the provider says it is ready, for a
+  // minute and a half at most (the server asks the provider once a minute).
+  const [watching, setWatching] = useState(back === 'done');
+  useEffect(() => {
+    if (!watching) return;
+    const timer = setTimeout(() => setWatching(false), WATCH_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [watching]);
+  const account = usePayoutAccount({ watch: watching });
+  const checking = watching && account.data?.status === 'onboarding';
   const hasBack = params.has('account');
   useEffect(() => {
     if (!hasBack) return;
@@ -237,6 +251,10 @@ export function PayoutsPage() {
           Your payout account is set up. Money ready for you is sent to it.
         </FormAlert>
       )}
+      {/* Always there, so a screen reader hears the words when they come; no room taken without. */}
+      <p role="status" className={checking ? 'text-muted' : 'sr-only'}>
+        {checking ? 'Asking our payment provider whether your payout account is ready…' : ''}
+      </p>
       {/* The provider's link had expired or was used already: a new one is a click away. */}
       {back === 'retry' && account.data?.status === 'onboarding' && (
         <FormAlert>

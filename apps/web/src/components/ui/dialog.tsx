@@ -31,15 +31,34 @@ export function Dialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      // The browser would focus the scrolling box; start at the marked control, else the title.
-      const start =
-        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
-        dialog.querySelector<HTMLElement>('h2');
-      if (start) focusWhenShown(start, dialog);
+    if (!open) {
+      if (dialog.open) dialog.close();
+      return;
     }
-    if (!open && dialog.open) dialog.close();
+    if (!dialog.open) dialog.showModal();
+    // The browser would focus the scrolling box; start at the marked control, else the title.
+    const marked = () => dialog.querySelector<HTMLElement>('[data-autofocus]');
+    const control = marked();
+    if (control) return focusWhenShown(control, dialog);
+    const title = dialog.querySelector<HTMLElement>('h2');
+    let stop = title ? focusWhenShown(title, dialog) : () => {};
+    // Contents still loading (a form in a chunk of its own): its marked control takes focus when
+    // it arrives, unless the person has moved on from the title meanwhile.
+    const arrival = new MutationObserver(() => {
+      const arrived = marked();
+      if (!arrived) return;
+      arrival.disconnect();
+      stop();
+      const focused = document.activeElement;
+      if (focused === document.body || focused === dialog || focused === title) {
+        stop = focusWhenShown(arrived, [dialog, title]);
+      }
+    });
+    arrival.observe(dialog, { childList: true, subtree: true });
+    return () => {
+      arrival.disconnect();
+      stop();
+    };
   }, [open]);
 
   return (

@@ -67,8 +67,6 @@ export function SaveSearchForm({
             value={name}
             maxLength={120}
             autoComplete="off"
-            // When the form arrives after the dialog has opened, the dialog has focused its title.
-            autoFocus
             data-autofocus
             onChange={(event) => setName(event.target.value)}
           />

@@ -55,7 +55,7 @@ const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
 
 /** Whether `key` is a `timestamptz` as PostgreSQL prints it, naming a real day and time. */
-export function isTimestampKey(key: string): boolean {
+function isTimestampKey(key: string): boolean {
   const parts = TIMESTAMP.exec(key);
   if (!parts) return false;
   const [year, month, day, hour, minute, second, zoneHour] = parts.slice(1, 8).map(Number) as [

@@ -40,6 +40,48 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
   const resolve = (client: TestClient, id: string, outcome: string, note = 'Checked the photos.') =>
     client.post(`/api/disputes/${id}/resolve`, { outcome, note });
 
+  it('mails every live admin once of a new dispute, with the reason and the link', async () => {
+    const { db } = app.database;
+    const other = await register(app);
+    const gone = await register(app);
+    await db
+      .update(user)
+      .set({ roles: ['admin'] })
+      .where(eq(user.email, other.account.email));
+    await db
+      .update(user)
+      .set({ roles: ['admin'], deletedAt: new Date() })
+      .where(eq(user.email, gone.account.email));
+
+    const { buyer, seller, car, bookingId } = await disputed();
+    // A report repeated is refused as before, and tells nobody anything again.
+    expect((await buyer.post(`/api/booked/${bookingId}/dispute`, { reason: REASON })).status).toBe(
+      409,
+    );
+    await queuedMailSent(app);
+
+    const aboutIt = async (email: string) =>
+      (await mailsTo(app, email)).filter(
+        (mail) => /^Dispute opened/.test(mail.subject) && mail.text.includes(bookingId),
+      );
+    for (const email of ['admin@demo.local', other.account.email]) {
+      const mails = await aboutIt(email);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe(`Dispute opened: ${car.name}`);
+      expect(mails[0]!.text).toContain(REASON);
+      expect(mails[0]!.text).toContain(buyer.account.name);
+      expect(mails[0]!.text).toContain('no deadline');
+      expect(mails[0]!.text).toContain(`${app.payouts.deps.siteOrigin()}/dashboard/disputes`);
+    }
+    // Not the deleted admin; the buyer and the seller get only their own mail.
+    expect(await aboutIt(gone.account.email)).toEqual([]);
+    for (const email of [buyer.account.email, seller.account.email]) {
+      expect((await mailsTo(app, email)).map((mail) => mail.subject)).not.toContainEqual(
+        expect.stringMatching(/^Dispute opened/),
+      );
+    }
+  });
+
   it('refunds the card when an admin rules so, and never pays the seller', async () => {
     const { buyer, seller, car, bookingId, transactionId, booking, disputeId } = await disputed();
     expect(booking.handover).toMatchObject({ state: 'disputed', disputeId: expect.any(String) });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { formatMoney, type DisputeOutcome } from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
@@ -7,7 +7,7 @@ import type { MailMessage } from '../../adapters/mail.ts';
 
 /*
  * The mail of hand-over and disputes (decision 037), queued in the transaction of the step it
- * tells of and sent after it commits. Both sides hear of every step.
+ * tells of and sent after it commits. Both sides hear of every step; admins, of a new dispute.
  */
 
 type Person = { email: string; name: string };
@@ -68,6 +68,15 @@ export async function partiesOf(db: Db | Tx, bookingIds: string[]): Promise<Map<
       },
     ]),
   );
+}
+
+/** The live admin accounts (not deleted): who is told of a new dispute. */
+export async function liveAdmins(db: Db | Tx): Promise<Person[]> {
+  return db
+    .select({ email: user.email, name: user.name })
+    .from(user)
+    .where(and(sql`${user.roles} @> array['admin']::text[]`, isNull(user.deletedAt)))
+    .orderBy(user.email);
 }
 
 const money = (cents: number, split: Split) => formatMoney(cents, split.currency);
@@ -141,6 +150,37 @@ export function disputeOpenedMail(parties: Parties, reason: string): MailMessage
       text: `Hello ${parties.seller?.name},\n\n${parties.buyer?.name ?? 'The buyer'} reported a problem with the ${parties.carName}:\n\n"${reason}"\n\nThe payment stays held until an administrator decides whether it goes to you or back to the buyer. We will mail you when they do.`,
     },
   );
+}
+
+/**
+ * Each admin's mail of a new dispute, so nobody has to watch the Disputes page: the car, the
+ * booking, the buyer's reason (admins may read it) and where to rule. A dispute has no deadline:
+ * the money stays held until an admin rules.
+ */
+export function disputeOpenedAdminMail(
+  admins: Person[],
+  parties: Parties,
+  opened: { bookingId: string; reason: string; priceCents: number; currency: string },
+  siteOrigin: string,
+): MailMessage[] {
+  const buyerName = parties.buyer?.name ?? 'The buyer';
+  const sellerName = parties.seller?.name ?? 'a deleted account';
+  return admins.map((admin) => ({
+    to: admin.email,
+    subject: `Dispute opened: ${parties.carName}`,
+    text: [
+      `Hello ${admin.name},`,
+      '',
+      `${buyerName} reported a problem with the ${parties.carName}, sold by ${sellerName}.`,
+      `Booking: ${opened.bookingId}, paid ${formatMoney(opened.priceCents, opened.currency)}`,
+      '',
+      `The buyer's reason:`,
+      `"${opened.reason}"`,
+      '',
+      'There is no deadline: the payment stays held, not paid to the seller, until an administrator releases it to the seller or refunds the buyer.',
+      `Rule on it on the Disputes page: ${siteOrigin}/dashboard/disputes`,
+    ].join('\n'),
+  }));
 }
 
 /** An admin ruled on a dispute: the money went to the seller, or back to the buyer's card. */

@@ -11,8 +11,10 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { findBooking, type BookingRow } from '../bookings/bookings.service.ts';
 import { queueMail } from '../mail/mail-queue.ts';
 import {
+  disputeOpenedAdminMail,
   disputeOpenedMail,
   handoverConfirmedMail,
+  liveAdmins,
   partiesOf,
   releasedByTimerMail,
 } from './handover-mail.ts';
@@ -243,7 +245,14 @@ export async function openDispute(
         details: { disputeId: opened!.id },
       });
       const parties = (await partiesOf(tx, [bookingId])).get(bookingId)!;
-      await queueMail(tx, ...disputeOpenedMail(parties, reason));
+      // Admins hear of it only from the dispute that was created: a repeated report is refused above.
+      const toAdmins = disputeOpenedAdminMail(
+        await liveAdmins(tx),
+        parties,
+        { bookingId, reason, priceCents: held.priceCents, currency: held.currency },
+        deps.siteOrigin(),
+      );
+      await queueMail(tx, ...disputeOpenedMail(parties, reason), ...toAdmins);
     });
   } catch (error) {
     // The settlement's lock orders reports of one booking; the index is the last line.

@@ -1,7 +1,16 @@
 import { MAX_LISTING_PHOTOS } from '@carmarket/shared';
-import { useEffect, useId, useRef, useState, type Ref, type RefObject } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type Ref,
+  type RefObject,
+  type SVGProps,
+} from 'react';
 
-import { ArrowRightIcon } from '../../../components/ui/icons';
+import { ArrowRightIcon, CloseIcon, Icon } from '../../../components/ui/icons';
 import { PHOTO_TYPES } from '../../../lib/upload-photo';
 import type { Photo, usePhotoUploads } from '../hooks/use-photo-uploads';
 
@@ -15,9 +24,13 @@ function photoLabel(index: number, cover: boolean) {
 }
 
 /** In place of a preview the browser cannot draw: a file that is not an image after all. */
-function NoPreview() {
+function NoPreview({ label }: { label?: string }) {
   return (
-    <div className="flex size-full flex-col items-center justify-center gap-1 text-muted">
+    <div
+      className="flex size-full flex-col items-center justify-center gap-1 text-muted"
+      // On a photo that uploaded (its server took it) it stands for the picture, named like one.
+      {...(label ? { role: 'img', 'aria-label': label } : {})}
+    >
       <svg
         viewBox="0 0 24 24"
         className="size-10"
@@ -36,6 +49,91 @@ function NoPreview() {
   );
 }
 
+function StarIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <Icon {...props}>
+      <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />
+    </Icon>
+  );
+}
+
+// The tiles sit edge to edge inside rounded, clipped boxes: the focus ring goes inside the button.
+const RING_INSIDE = 'focus-visible:outline-offset-[-3px]';
+
+/** A 44 px target on a thumbnail, drawn as a smaller round button so the photo shows around it. */
+function OverlayButton({ className, children, ...props }: ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button
+      type="button"
+      className={`group absolute top-0 grid size-11 cursor-pointer place-items-center ${RING_INSIDE} ${className ?? ''}`}
+      {...props}
+    >
+      <span className="grid size-8 place-items-center rounded-full bg-base-100/90 shadow-sm group-hover:bg-base-100">
+        {children}
+      </span>
+    </button>
+  );
+}
+
+/** A file that did not upload: a whole row, for its name, the reason and what can be done. */
+function FailedPhotoItem({ photo, uploads }: { photo: Photo; uploads: Uploads }) {
+  const { remove, retry, setNotice } = uploads;
+  const [previewBroken, setPreviewBroken] = useState(false);
+  return (
+    <li
+      className="col-span-full flex gap-3 rounded-box border border-error bg-base-100 p-2"
+      data-testid="photo-item"
+    >
+      <div className="aspect-[4/3] w-24 shrink-0 overflow-hidden rounded-field bg-base-200">
+        {previewBroken ? (
+          <NoPreview />
+        ) : (
+          <img
+            src={photo.previewUrl}
+            alt={photo.name}
+            className="size-full object-cover"
+            width={96}
+            height={72}
+            onError={() => setPreviewBroken(true)}
+          />
+        )}
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <p className="truncate text-sm font-semibold" title={photo.name}>
+          {photo.name}
+        </p>
+        <p className="text-xs font-medium text-error">
+          {photo.retryable ? 'Not uploaded' : 'Refused'}: {photo.error}
+        </p>
+        <div className="mt-auto flex flex-wrap gap-2 pt-1">
+          {photo.retryable && photo.file && (
+            <button
+              type="button"
+              className="button button-outline px-3 text-sm"
+              onClick={() => retry(photo.key)}
+              aria-label={`Upload ${photo.name} again`}
+            >
+              Try again
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-outline px-3 text-sm text-error"
+            onClick={() => {
+              remove(photo.key);
+              setNotice(`${photo.name} removed.`);
+            }}
+            aria-label={`Remove ${photo.name}`}
+          >
+            Remove
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** A thumbnail with its place in the order, its upload and 44 px buttons to move or remove it. */
 function PhotoItem({
   photo,
   index,
@@ -52,9 +150,8 @@ function PhotoItem({
 }) {
   const cover = uploads.coverKey === photo.key;
   const label = photoLabel(index, cover);
-  const { moveTo, remove, retry, setNotice } = uploads;
-  const failed = photo.status === 'failed';
-  // A file named .jpg that is no image: the browser shows a broken picture; show why instead.
+  const { moveTo, remove, setNotice } = uploads;
+  // A file the browser cannot draw (its server took it): show that instead of a broken picture.
   const [previewBroken, setPreviewBroken] = useState(false);
   const earlierRef = useRef<HTMLButtonElement>(null);
   const laterRef = useRef<HTMLButtonElement>(null);
@@ -67,135 +164,106 @@ function PhotoItem({
     (pending.button === 'earlier' ? earlierRef : laterRef).current?.focus();
   });
 
-  function handleRemove() {
-    remove(photo.key);
-    setNotice(`${photo.name} removed.`);
-  }
-
   function move(to: number, message: string, button: 'earlier' | 'later') {
     focusAfterMove.current = { key: photo.key, button };
     moveTo(photo.key, to);
     setNotice(message);
   }
 
+  const percent = Math.round(photo.progress * 100);
   return (
     <li
-      className={`flex flex-col overflow-hidden rounded-box border bg-base-100 ${failed ? 'border-error' : 'border-base-300'}`}
+      className="flex flex-col overflow-hidden rounded-box border border-base-300 bg-base-100"
       data-testid="photo-item"
+      title={photo.name}
     >
       <div className="relative aspect-[4/3] bg-base-200">
         {previewBroken ? (
-          <NoPreview />
+          <NoPreview label={`${label}: ${photo.name}`} />
         ) : (
           <img
             src={photo.previewUrl}
             alt={`${label}: ${photo.name}`}
             className="size-full object-cover"
-            width={320}
-            height={240}
+            width={160}
+            height={120}
             onError={() => setPreviewBroken(true)}
           />
         )}
-        {cover && <span className="badge badge-sm badge-primary absolute top-2 left-2">Cover</span>}
-      </div>
-      <div className="flex flex-1 flex-col gap-2 p-3">
-        <p className="truncate text-sm font-semibold" title={photo.name}>
-          {failed || previewBroken ? photo.name : label}
-        </p>
+        {cover ? (
+          <span className="badge badge-sm badge-primary absolute top-1.5 left-1.5">Cover</span>
+        ) : (
+          <OverlayButton
+            className="left-0 text-primary"
+            onClick={() => move(0, `${photo.name} is now the cover photo.`, 'later')}
+            aria-label={`Make ${label.toLowerCase()} the cover`}
+            title="Make cover"
+          >
+            <StarIcon className="size-5" />
+          </OverlayButton>
+        )}
+        <OverlayButton
+          className="right-0 text-error"
+          onClick={() => {
+            remove(photo.key);
+            setNotice(`${photo.name} removed.`);
+          }}
+          aria-label={`Remove ${label.toLowerCase()}`}
+          title="Remove"
+        >
+          <CloseIcon className="size-5" />
+        </OverlayButton>
         {photo.status === 'uploading' && (
-          <div>
+          <div className="absolute inset-x-1.5 bottom-1.5">
             <progress
-              className="progress progress-primary w-full"
-              value={Math.round(photo.progress * 100)}
+              className="progress progress-primary block h-1.5 w-full"
+              value={percent}
               max={100}
               aria-label={`Uploading ${label.toLowerCase()}`}
             />
-            <p className="text-xs text-muted">Uploading… {Math.round(photo.progress * 100)} %</p>
           </div>
         )}
-        {photo.status === 'done' && <p className="text-xs text-success">Uploaded</p>}
-        {failed && (
-          <p className="text-xs font-medium text-error">
-            {photo.retryable ? 'Not uploaded' : 'Refused'}: {photo.error}
-          </p>
+      </div>
+      <p className="truncate px-2 pt-1 text-xs">
+        {photo.status === 'uploading' ? (
+          <span className="text-muted">Uploading… {percent} %</span>
+        ) : (
+          <span className="text-success">Uploaded</span>
         )}
-        <div className="mt-auto grid gap-2">
-          {failed && photo.retryable && photo.file && (
-            <button
-              type="button"
-              className="button button-outline button-sm w-full"
-              onClick={() => retry(photo.key)}
-              aria-label={`Upload ${photo.name} again`}
-            >
-              Try again
-            </button>
-          )}
-          {failed && (
-            <button
-              type="button"
-              className="button button-outline button-sm w-full text-error"
-              onClick={handleRemove}
-              aria-label={`Remove ${photo.name}`}
-            >
-              Remove
-            </button>
-          )}
-          {!failed && !cover && (
-            <button
-              type="button"
-              className="button button-outline button-sm w-full"
-              onClick={() => move(0, `${photo.name} is now the cover photo.`, 'later')}
-              aria-label={`Make ${label.toLowerCase()} the cover`}
-            >
-              Make cover
-            </button>
-          )}
-          {!failed && (
-            <div className="flex flex-wrap items-center justify-between gap-1">
-              <div className="flex gap-1">
-                <button
-                  ref={earlierRef}
-                  type="button"
-                  className="button button-ghost button-sm w-10 px-0"
-                  // aria-disabled rather than disabled: the button keeps focus when the photo reaches the end.
-                  aria-disabled={index === 0 || undefined}
-                  onClick={() => {
-                    if (index > 0) {
-                      move(index - 1, `${photo.name} moved to position ${index}.`, 'earlier');
-                    }
-                  }}
-                  aria-label={`Move ${label.toLowerCase()} earlier`}
-                  title="Move earlier"
-                >
-                  <ArrowRightIcon className="size-5 rotate-180" />
-                </button>
-                <button
-                  ref={laterRef}
-                  type="button"
-                  className="button button-ghost button-sm w-10 px-0"
-                  aria-disabled={index === count - 1 || undefined}
-                  onClick={() => {
-                    if (index < count - 1) {
-                      move(index + 1, `${photo.name} moved to position ${index + 2}.`, 'later');
-                    }
-                  }}
-                  aria-label={`Move ${label.toLowerCase()} later`}
-                  title="Move later"
-                >
-                  <ArrowRightIcon className="size-5" />
-                </button>
-              </div>
-              <button
-                type="button"
-                className="button button-ghost button-sm px-2 text-error"
-                onClick={handleRemove}
-                aria-label={`Remove ${label.toLowerCase()}`}
-              >
-                Remove
-              </button>
-            </div>
-          )}
-        </div>
+      </p>
+      <div className="flex items-center justify-between">
+        <button
+          ref={earlierRef}
+          type="button"
+          className={`button button-ghost button-square aria-disabled:cursor-not-allowed aria-disabled:opacity-40 ${RING_INSIDE}`}
+          // aria-disabled rather than disabled: the button keeps focus when the photo reaches the end.
+          aria-disabled={index === 0 || undefined}
+          onClick={() => {
+            if (index > 0) move(index - 1, `${photo.name} moved to position ${index}.`, 'earlier');
+          }}
+          aria-label={`Move ${label.toLowerCase()} earlier`}
+          title="Move earlier"
+        >
+          <ArrowRightIcon className="size-5 rotate-180" />
+        </button>
+        <span className="text-sm font-semibold tabular-nums" aria-hidden="true">
+          {index + 1}
+        </span>
+        <button
+          ref={laterRef}
+          type="button"
+          className={`button button-ghost button-square aria-disabled:cursor-not-allowed aria-disabled:opacity-40 ${RING_INSIDE}`}
+          aria-disabled={index === count - 1 || undefined}
+          onClick={() => {
+            if (index < count - 1) {
+              move(index + 1, `${photo.name} moved to position ${index + 2}.`, 'later');
+            }
+          }}
+          aria-label={`Move ${label.toLowerCase()} later`}
+          title="Move later"
+        >
+          <ArrowRightIcon className="size-5" />
+        </button>
       </div>
     </li>
   );
@@ -204,6 +272,7 @@ function PhotoItem({
 /**
  * The car's photos: a file input (several at once) whose files upload at once, each with a
  * progress bar, then thumbnails in order with buttons to reorder them; the first is the cover.
+ * Thumbnails at least 6.5 rem wide fill each row (three on a phone), so 20 photos stay a short list.
  */
 export function PhotoField({
   uploads,
@@ -274,19 +343,23 @@ export function PhotoField({
       </p>
       {photos.length > 0 && (
         <ol
-          className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3"
+          className="mt-3 grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-2"
           aria-label="Chosen photos, in order"
         >
-          {photos.map((photo, index) => (
-            <PhotoItem
-              key={photo.key}
-              photo={photo}
-              index={index}
-              count={count}
-              uploads={uploads}
-              focusAfterMove={focusAfterMove}
-            />
-          ))}
+          {photos.map((photo, index) =>
+            photo.status === 'failed' ? (
+              <FailedPhotoItem key={photo.key} photo={photo} uploads={uploads} />
+            ) : (
+              <PhotoItem
+                key={photo.key}
+                photo={photo}
+                index={index}
+                count={count}
+                uploads={uploads}
+                focusAfterMove={focusAfterMove}
+              />
+            ),
+          )}
         </ol>
       )}
     </fieldset>

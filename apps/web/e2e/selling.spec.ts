@@ -237,9 +237,10 @@ test.describe('selling', () => {
     await expect(page.getByRole('img', { name: 'Photo 1 (cover): fast.png' })).toBeVisible();
   });
 
-  test('21 photos chosen at once: the one past 20 is named as not added, and the status counts the 20 uploaded (walk-through)', async ({
+  test('21 photos chosen at once: the one past 20 is named as not added, and the status counts the 20 uploaded; on a phone they are three a row (walk-through)', async ({
     page,
   }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
     await signUpSeller(page);
     await page.goto('/dashboard/add-product');
     await waitForHydration(page);
@@ -260,6 +261,31 @@ test.describe('selling', () => {
     await expect(
       field.getByText('1 photo not added: a car can have at most 20 (p21.png).', { exact: true }),
     ).toBeVisible();
+
+    // On a phone three thumbnails a row: 20 take 7 rows (two wide tiles a row took 3,700 px).
+    expect((await field.boundingBox())!.height).toBeLessThan(1_500);
+    const tops = await page
+      .getByTestId('photo-item')
+      .evaluateAll((items) => items.slice(0, 4).map((item) => item.getBoundingClientRect().top));
+    expect(new Set(tops.slice(0, 3)).size).toBe(1);
+    expect(tops[3]).toBeGreaterThan(tops[0]!);
+    // Each of a thumbnail's buttons is still a 44 px target.
+    const targets = await page
+      .getByTestId('photo-item')
+      .nth(1)
+      .getByRole('button')
+      .evaluateAll((buttons) =>
+        buttons.map((button) => {
+          const { width, height } = button.getBoundingClientRect();
+          return `${button.getAttribute('aria-label')}: ${Math.min(width, height) >= 44}`;
+        }),
+      );
+    expect(targets).toEqual([
+      'Make photo 2 the cover: true',
+      'Remove photo 2: true',
+      'Move photo 2 earlier: true',
+      'Move photo 2 later: true',
+    ]);
   });
 
   test('markup in a car’s name and description shows as text and never runs', async ({ page }) => {

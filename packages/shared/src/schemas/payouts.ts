@@ -71,9 +71,18 @@ export type Dispute = z.infer<typeof DisputeSchema>;
 export const DisputesQuerySchema = PageQuerySchema.extend({
   status: z.enum(DISPUTE_STATUSES).optional(),
 });
+/** How many disputes each status holds, whichever status was asked for (the page's tabs). */
+export const DisputeCountsSchema = z.object({
+  open: z.number().int(),
+  resolving: z.number().int(),
+  resolved: z.number().int(),
+}) satisfies z.ZodType<Record<(typeof DISPUTE_STATUSES)[number], number>>;
+export type DisputeCounts = z.infer<typeof DisputeCountsSchema>;
+
 export const DisputePageSchema = z.object({
   items: z.array(DisputeSchema),
   nextCursor: z.string().nullable(),
+  counts: DisputeCountsSchema,
 });
 export type DisputePage = z.infer<typeof DisputePageSchema>;
 

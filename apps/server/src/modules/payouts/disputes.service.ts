@@ -1,5 +1,11 @@
 import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { SEARCH_PAGE_SIZE, type DisputeStatus, type ResolveDisputeInput } from '@carmarket/shared';
+import {
+  DISPUTE_STATUSES,
+  SEARCH_PAGE_SIZE,
+  type DisputeCounts,
+  type DisputeStatus,
+  type ResolveDisputeInput,
+} from '@carmarket/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { booking, dispute, listing, payment, settlement } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
@@ -84,6 +90,17 @@ export async function listDisputes(
     .orderBy(statusRank, asc(dispute.createdAt), asc(dispute.id))
     .limit(limit + 1);
   return keysetPage(rows, limit, CURSOR_SORT);
+}
+
+/** How many disputes each status holds (the Disputes page's tabs). */
+export async function countDisputes(db: Db): Promise<DisputeCounts> {
+  const rows = await db
+    .select({ status: dispute.status, count: sql<number>`count(*)::int` })
+    .from(dispute)
+    .groupBy(dispute.status);
+  const counts = Object.fromEntries(DISPUTE_STATUSES.map((status) => [status, 0]));
+  for (const row of rows) counts[row.status] = Number(row.count);
+  return counts as DisputeCounts;
 }
 
 const OUTCOME_WORDS = { release: 'released to the seller', refund: 'refunded to the buyer' };

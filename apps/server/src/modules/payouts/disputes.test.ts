@@ -302,6 +302,38 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
     expect((await admin.get('/api/disputes?status=lost')).status).toBe(400);
   });
 
+  it('counts the disputes of each status on every page, whichever status is asked for', async () => {
+    /** Every dispute, page by page, counted by status as the items say. */
+    async function countedByListing() {
+      const counted: Record<string, number> = { open: 0, resolving: 0, resolved: 0 };
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = (await (
+          await admin.get(`/api/disputes?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        ).json()) as DisputePage;
+        for (const item of page.items) counted[item.status]! += 1;
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor && pages < 100);
+      return counted;
+    }
+    const countsOf = async (query: string) =>
+      ((await (await admin.get(`/api/disputes${query}`)).json()) as DisputePage).counts;
+
+    const before = await countsOf('');
+    const ruled = await disputed();
+    await disputed();
+    expect(await countsOf('')).toEqual({ ...before, open: before.open + 2 });
+    expect((await resolve(admin, ruled.disputeId, 'release')).status).toBe(200);
+
+    const after = { ...before, open: before.open + 1, resolved: before.resolved + 1 };
+    for (const query of ['', '?status=open', '?status=resolved&limit=1', '?status=resolving']) {
+      expect(await countsOf(query)).toEqual(after);
+    }
+    expect(await countedByListing()).toEqual(after);
+  });
+
   it('lets only admins see and rule on disputes', async () => {
     const { buyer, seller, disputeId } = await disputed();
     const stranger = await register(app);

@@ -12,7 +12,7 @@ import { errorResponses } from '../../lib/route-schemas.ts';
 import { currentUser, guard } from '../../plugins/auth.ts';
 import { presentBooking } from '../bookings/bookings.presenter.ts';
 import { presentDispute } from './disputes.presenter.ts';
-import { listDisputes, resolveDispute } from './disputes.service.ts';
+import { countDisputes, listDisputes, resolveDispute } from './disputes.service.ts';
 import type { PayoutDeps } from './payout-deps.ts';
 import { payoutPolicy } from './payouts.policy.ts';
 import { confirmHandover, openDispute } from './settlement.service.ts';
@@ -74,9 +74,12 @@ export const handoverRoutes: FastifyPluginAsyncZod<{ deps: PayoutDeps }> = async
       },
     },
     async (request, reply) => {
-      const page = await listDisputes(deps.db, request.query);
+      const [page, counts] = await Promise.all([
+        listDisputes(deps.db, request.query),
+        countDisputes(deps.db),
+      ]);
       reply.header('cache-control', 'no-store');
-      return { items: page.rows.map(presentDispute), nextCursor: page.nextCursor };
+      return { items: page.rows.map(presentDispute), nextCursor: page.nextCursor, counts };
     },
   );
 

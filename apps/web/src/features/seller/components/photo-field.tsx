@@ -57,7 +57,7 @@ function StarIcon(props: SVGProps<SVGSVGElement>) {
   );
 }
 
-// The tiles sit edge to edge inside rounded, clipped boxes: the focus ring goes inside the button.
+// The buttons sit at the edges of rounded, clipped tiles: the focus ring goes inside the button.
 const RING_INSIDE = 'focus-visible:outline-offset-[-3px]';
 
 /** A 44 px target on a thumbnail, drawn as a smaller round button so the photo shows around it. */
@@ -65,10 +65,11 @@ function OverlayButton({ className, children, ...props }: ButtonHTMLAttributes<H
   return (
     <button
       type="button"
-      className={`group absolute top-0 grid size-11 cursor-pointer place-items-center ${RING_INSIDE} ${className ?? ''}`}
+      className={`group absolute top-0 grid size-11 cursor-pointer place-items-center focus-visible:outline-hidden ${className ?? ''}`}
       {...props}
     >
-      <span className="grid size-8 place-items-center rounded-full bg-base-100/90 shadow-sm group-hover:bg-base-100">
+      {/* The ring goes round the white circle, so that it shows on a dark photo too. */}
+      <span className="grid size-8 place-items-center rounded-full bg-base-100/90 shadow-sm group-hover:bg-base-100 group-focus-visible:bg-base-100 group-focus-visible:ring-3 group-focus-visible:ring-primary group-focus-visible:ring-offset-2 group-focus-visible:ring-offset-base-100">
         {children}
       </span>
     </button>

@@ -307,6 +307,15 @@ test.describe('hand-over, payouts and disputes', () => {
     const dispute = admin.getByTestId('dispute').filter({ hasText: carName });
     await expect(dispute).toContainText(buyer.email);
     await expect(dispute).toContainText('The seller never turned up at the meeting place, twice.');
+    // Each tab says how many disputes it holds (other tests may add theirs meanwhile).
+    const tabs = admin.getByRole('navigation', { name: 'Disputes by status' });
+    await expect(tabs.getByRole('link', { name: /^Open \(\d+\)$/ })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(tabs.getByRole('link', { name: /^Open \([1-9]\d*\)$/ })).toBeVisible();
+    const resolvedTab = tabs.getByRole('link', { name: /^Resolved \(\d+\)$/ });
+    const resolvedBefore = Number(/\d+/.exec((await resolvedTab.textContent()) ?? '')![0]);
     await waitForHydration(admin);
     await dispute.getByRole('button', { name: `Refund buyer for the ${carName}` }).click();
     const refund = admin.getByRole('dialog', { name: `Refund ${buyer.name}?` });
@@ -322,11 +331,13 @@ test.describe('hand-over, payouts and disputes', () => {
     await expect(done).toBeVisible();
     await expect(done).toBeFocused();
     await expect(dispute).toHaveCount(0);
+    // The ruling moved it to Resolved, whose count went up (a resolved dispute stays resolved).
+    await expect(resolvedTab).not.toHaveAccessibleName(`Resolved (${resolvedBefore})`);
+    expect(Number(/\d+/.exec((await resolvedTab.textContent()) ?? '')![0])).toBeGreaterThan(
+      resolvedBefore,
+    );
     // Resolved ones are on their own tab, with the ruling and the note.
-    await admin
-      .getByRole('navigation', { name: 'Disputes by status' })
-      .getByRole('link', { name: 'Resolved' })
-      .click();
+    await resolvedTab.click();
     await expect(admin).toHaveURL(/status=resolved/);
     await expect(admin.getByRole('heading', { name: 'Resolved disputes' })).toBeAttached();
     // Another tab of Disputes is still Disputes in the menu.

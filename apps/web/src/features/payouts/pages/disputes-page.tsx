@@ -185,6 +185,8 @@ export function DisputesPage() {
   const [params] = useQueryParams();
   const asked = params.get('status');
   const status = TABS.find((tab) => tab.status === asked)?.status ?? 'open';
+  // The list below asks the same; every page answers how many disputes each tab holds.
+  const counts = useDisputes(status).data?.pages.at(-1)?.counts;
   const [ruling, setRuling] = useState<Ruling | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
@@ -214,6 +216,7 @@ export function DisputesPage() {
                 onClick={() => setDone(null)}
               >
                 {tab.label}
+                {counts && ` (${counts[tab.status]})`}
               </Link>
             </li>
           ))}

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, like } from 'drizzle-orm';
-import type { CategoryName, CategorySummary } from '@carmarket/shared';
-import { signInAs, TestClient, type Server } from './client.ts';
+import type { Booking, CategoryName, CategorySummary } from '@carmarket/shared';
+import { register, signInAs, TestClient, type Server } from './client.ts';
 import { listing, sandboxEvent, user } from '../db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { jpegWithExif, uploadBytes } from './uploads.ts';
@@ -104,6 +104,17 @@ export const TEST_CARD = {
   cvc: '123',
 };
 
+/** A new seller of their own (no payout account), signed in. */
+export const newSeller = (app: TestApp) => register(app, { role: 'Seller' });
+
+/** A new buyer, signed in, who has booked the car: the client, with the booking's id. */
+export async function book(app: TestApp, listingId: string) {
+  const buyer = await register(app);
+  const response = await buyer.post('/api/category', validBooking(listingId));
+  const { insertedId } = (await response.json()) as { insertedId: string };
+  return Object.assign(buyer, { bookingId: insertedId });
+}
+
 /**
  * Pays for a booking the way the payment page does (start, card, record), so tests reach the
  * paid state the code itself produces. Answers the transaction id.
@@ -140,4 +151,25 @@ export async function declinesDelivered(app: TestApp, clientSecret: string): Pro
       ),
     );
   return rows.length;
+}
+
+/**
+ * A car of `seller` (else a new seller's), booked and paid for by a new buyer, as the payment
+ * page pays.
+ */
+export async function paidBooking(
+  app: TestApp,
+  options: { seller?: TestClient; repriceCents?: number } = {},
+) {
+  const car = await newCar(app, options);
+  const buyer = await book(app, car.id);
+  const transactionId = await payFor(buyer, buyer.bookingId);
+  return { car, buyer, bookingId: buyer.bookingId, transactionId };
+}
+
+/** A booking as `client` (its buyer, its seller or an admin) is shown it. */
+export async function bookingOf(client: TestClient, bookingId: string): Promise<Booking> {
+  const response = await client.get(`/api/booked/${bookingId}`);
+  if (response.status !== 200) throw new Error(`booking: ${response.status}`);
+  return (await response.json()) as Booking;
 }

@@ -12,9 +12,8 @@ import {
 import { booking, listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../adapters/mail.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
+import { newCar, newSeller, paidBooking, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { newSeller, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 async function idOf(app: TestApp, email: string) {
   const [row] = await app.database.db

@@ -4,9 +4,15 @@ import { BookingListSchema, BookingSchema, ReceiptSchema, type Booking } from '@
 import { listing, user } from '../../db/schema.ts';
 import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { newCar, payFor, validBooking, type TestCar } from '../../test/fixtures.ts';
+import {
+  bookingOf,
+  newCar,
+  paidBooking,
+  payFor,
+  type TestCar,
+  validBooking,
+} from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { bookingOf, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 describe('seeing bookings', () => {
   let app: TestApp;

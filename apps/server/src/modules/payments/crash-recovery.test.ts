@@ -5,15 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, TestClient, type Server } from '../../test/client.ts';
 import { startChildServer, type ChildServer } from '../../test/child-server.ts';
-import { newCar, validBooking } from '../../test/fixtures.ts';
+import { newCar, TEST_CARD, validBooking } from '../../test/fixtures.ts';
 import { createTestDatabase } from '../../test/test-app.ts';
-
-const VISA = {
-  number: '4242 4242 4242 4242',
-  expMonth: 12,
-  expYear: new Date().getFullYear() + 2,
-  cvc: '123',
-};
 
 /**
  * kill -9 between the processor's charge and our record of it, then a restart on the same
@@ -61,7 +54,7 @@ onPostgreSQL('a crash between the charge and our record', { timeout: 90_000 }, (
     // As the payment page does when the card form is sent: hold the car, then confirm.
     expect((await buyer.post('/api/payments/hold', { bookingId })).status).toBe(200);
     await new TestClient(server)
-      .post('/api/payments/sandbox/confirm', { clientSecret, card: VISA })
+      .post('/api/payments/sandbox/confirm', { clientSecret, card: TEST_CARD })
       .catch(() => undefined);
     expect(await server.exited).toBe('SIGKILL');
     return {
@@ -156,7 +149,7 @@ onPostgreSQL('a crash between the charge and our record', { timeout: 90_000 }, (
       const { clientSecret } = (await reopened.json()) as { clientSecret: string };
       await new TestClient(server).post('/api/payments/sandbox/confirm', {
         clientSecret,
-        card: VISA,
+        card: TEST_CARD,
       });
       await crash.buyer.post('/api/payments', {
         bookingId: crash.bookingId,

@@ -11,10 +11,10 @@ import {
 import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
 import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, TestClient } from '../../test/client.ts';
-import { newCar, validBooking } from '../../test/fixtures.ts';
+import { book, newCar, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { signPayload } from '../../adapters/webhook-signature.ts';
-import { book, startPaying, hold, carRow, confirmCard } from './payments.test-helpers.ts';
+import { startPaying, hold, carRow, confirmCard } from './payments.test-helpers.ts';
 
 describe('holds, webhooks and refunds', () => {
   let app: TestApp;

@@ -1,23 +1,9 @@
 // Setup shared by the payment tests (payments, holds-and-refunds).
 import { eq } from 'drizzle-orm';
 import { listing } from '../../db/schema.ts';
-import { register, TestClient } from '../../test/client.ts';
-import { validBooking } from '../../test/fixtures.ts';
+import { TestClient } from '../../test/client.ts';
+import { TEST_CARD } from '../../test/fixtures.ts';
 import { type TestApp } from '../../test/test-app.ts';
-
-export const VISA = {
-  number: '4242 4242 4242 4242',
-  expMonth: 12,
-  expYear: new Date().getFullYear() + 2,
-  cvc: '123',
-};
-
-export async function book(app: TestApp, listingId: string) {
-  const buyer = await register(app);
-  const response = await buyer.post('/api/category', validBooking(listingId));
-  const { insertedId } = (await response.json()) as { insertedId: string };
-  return Object.assign(buyer, { bookingId: insertedId });
-}
 
 export async function startPaying(client: TestClient, bookingId: string) {
   const response = await client.post('/api/create-payment-intent', { bookingId, price: 1 });
@@ -44,7 +30,7 @@ export async function carRow(app: TestApp, id: string) {
   return (await app.database.db.select().from(listing).where(eq(listing.id, id)))[0]!;
 }
 
-export async function confirmCard(app: TestApp, clientSecret: string, card = VISA) {
+export async function confirmCard(app: TestApp, clientSecret: string, card = TEST_CARD) {
   const response = await new TestClient(app).post('/api/payments/sandbox/confirm', {
     clientSecret,
     card,

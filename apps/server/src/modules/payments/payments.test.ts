@@ -3,19 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { booking, payment, sandboxIntent } from '../../db/schema.ts';
 import { readOutbox } from '../../adapters/mail.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { declinesDelivered, newCar } from '../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import {
-  VISA,
   book,
-  startPaying,
-  hold,
-  carRow,
-  confirmCard,
-  eventually,
-} from './payments.test-helpers.ts';
+  bookingOf,
+  declinesDelivered,
+  newCar,
+  newSeller,
+  paidBooking,
+  TEST_CARD,
+} from '../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startPaying, hold, carRow, confirmCard, eventually } from './payments.test-helpers.ts';
 import { waitForMail } from '../../test/mail.ts';
-import { bookingOf, newSeller, paidBooking } from '../payouts/payouts.test-helpers.ts';
 
 describe('paying for a booking with the sandbox processor', () => {
   let app: TestApp;
@@ -89,7 +88,11 @@ describe('paying for a booking with the sandbox processor', () => {
     const { body } = await startPaying(buyer, buyer.bookingId);
     expect((await hold(buyer, buyer.bookingId)).response.status).toBe(200);
     expect((await carRow(app, car.id)).status).toBe('reserved');
-    const result = await confirmCard(app, body.clientSecret, { ...VISA, number, ...overrides });
+    const result = await confirmCard(app, body.clientSecret, {
+      ...TEST_CARD,
+      number,
+      ...overrides,
+    });
     expect(result.status).toBe(402);
     expect(result.body.error).toMatchObject({ type: 'card_error', code, message });
     // A failed payment keeps the car held for its buyer, who may try another card (issue 29),

@@ -5,14 +5,8 @@ import { payment, payout, sandboxIntent, user } from '../../db/schema.ts';
 import { codeOf, register, signInAs, type TestClient } from '../../test/client.ts';
 import { mailsTo, queuedMailSent, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import {
-  auditOf,
-  bookingOf,
-  ledgerOf,
-  ledgerSum,
-  newSeller,
-  paidBooking,
-} from './payouts.test-helpers.ts';
+import { bookingOf, newSeller, paidBooking } from '../../test/fixtures.ts';
+import { auditOf, ledgerOf, ledgerSum } from './payouts.test-helpers.ts';
 
 const REASON = 'The car has a cracked engine block the seller did not mention.';
 

@@ -2,19 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payout, settlement } from '../../db/schema.ts';
 import { codeOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { newCar } from '../../test/fixtures.ts';
+import { book, bookingOf, newCar, newSeller, paidBooking } from '../../test/fixtures.ts';
 import { mailsTo, queuedMailSent, waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { book } from '../payments/payments.test-helpers.ts';
-import {
-  auditOf,
-  bookingOf,
-  ledgerOf,
-  ledgerSum,
-  letDaysPass,
-  newSeller,
-  paidBooking,
-} from './payouts.test-helpers.ts';
+import { auditOf, ledgerOf, ledgerSum, letDaysPass } from './payouts.test-helpers.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -4,9 +4,9 @@ import type { Balance, Dispute } from '@carmarket/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { register, signInAs, type TestClient } from '../../test/client.ts';
-import { newCar, payFor, validBooking } from '../../test/fixtures.ts';
+import { bookingOf, newCar, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { bookingOf, ledgerSum } from './payouts.test-helpers.ts';
+import { ledgerSum } from './payouts.test-helpers.ts';
 
 /*
  * Issue 35's property (decision 037): any sequence of the money's actions, in any order, repeated

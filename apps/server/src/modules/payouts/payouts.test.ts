@@ -6,7 +6,8 @@ import { sandboxTransfer, user } from '../../db/schema.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
 import { queuedMailSent, mailsTo } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { ledgerSum, newSeller, paidBooking } from './payouts.test-helpers.ts';
+import { newSeller, paidBooking } from '../../test/fixtures.ts';
+import { ledgerSum } from './payouts.test-helpers.ts';
 
 /*
  * Payouts with the sandbox provider (decision 037): its accounts are ready at once and its

@@ -10,7 +10,8 @@ import {
   type FakeStripe,
 } from '../../test/fake-stripe.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { bookingOf, ledgerSum, newSeller } from './payouts.test-helpers.ts';
+import { bookingOf, newSeller } from '../../test/fixtures.ts';
+import { ledgerSum } from './payouts.test-helpers.ts';
 
 /*
  * Payouts through Stripe Connect (decision 037), against the local Stripe stand-in: an Express

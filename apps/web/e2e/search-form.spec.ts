@@ -4,7 +4,6 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectNoAxeViolationsWideAndNarrow, signUpBuyer, waitForHydration } from './site';
 
 const cards = (page: Page) => page.getByTestId('listing-card');
-const SHOTS = '/tmp/h/search-form';
 
 const WIDTHS = [
   { name: 'wide', width: 1280, height: 900, phone: false },
@@ -53,7 +52,6 @@ for (const { name, width, height, phone } of WIDTHS) {
       await filters.getByRole('combobox', { name: 'Near' }).fill('10001');
       const option = filters.getByRole('option', { name: '10001 – New York, NY' });
       await expect(option).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/zip-picker-${width}.png` });
       await option.click();
       await expect(page).toHaveURL(/near=1000010001/);
       await filters.getByLabel('Within').selectOption({ label: '200 mi' });
@@ -78,7 +76,6 @@ for (const { name, width, height, phone } of WIDTHS) {
       // The distance and the seller apart by a gap: no "·" left dangling when the name wraps.
       await expect(cards(page).first()).toContainText(/ mi away/);
       await expect(cards(page).first()).not.toContainText(/away\s*·/);
-      await page.screenshot({ path: `${SHOTS}/zip-results-${width}.png` });
     });
 
     test('an inverted range is refused where it is typed, and never sent', async ({ page }) => {
@@ -99,7 +96,6 @@ for (const { name, width, height, phone } of WIDTHS) {
       await expect(to).toHaveAttribute('aria-invalid', 'true');
       await expect(from).toHaveAttribute('aria-invalid', 'true');
       expect(await descriptionOf(page, to)).toBe('The lowest price must not be above the highest');
-      await page.screenshot({ path: `${SHOTS}/inverted-price-${width}.png` });
 
       const year = filters.getByRole('group', { name: 'Year' });
       await year.getByLabel('From', { exact: true }).selectOption('2020');
@@ -143,7 +139,6 @@ for (const { name, width, height, phone } of WIDTHS) {
         filters.getByText('Counted once the filters are put right.').first(),
       ).toBeVisible();
       expect(sent).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/inverted-link-${width}.png` });
 
       // A place the server does not know: its 400 names `near`, and the page says so there.
       await page.goto('/cars?near=99999999&placeName=Nowhere');
@@ -187,13 +182,25 @@ for (const { name, width, height, phone } of WIDTHS) {
       await expect(page.getByRole('heading', { name: carName, level: 1 })).toBeVisible();
       const back = page.getByRole('link', { name: '← Back to results' });
       await expect(back).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/back-link-${width}.png` });
       await back.click();
       await expect(page).toHaveURL(searchUrl);
       await expect(cards(page)).toHaveCount(count);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
       expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
       await expect(page.getByLabel('Sort')).toHaveValue('price_desc');
+
+      // Through that car's similar cars to another car: Back to results still leads to the search.
+      await car.getByRole('link', { name: carName, exact: true }).click();
+      await expect(page.getByRole('heading', { name: carName, level: 1 })).toBeVisible();
+      await page.getByRole('heading', { level: 2, name: 'Similar cars' }).scrollIntoViewIfNeeded();
+      const similar = page.getByTestId('similar-cars').getByRole('link', { name: /^Details of/ });
+      const nextName = (await similar.first().textContent())!.replace(/^Details of the /, '');
+      await similar.first().click();
+      await expect(page.getByRole('heading', { name: nextName, level: 1 })).toBeVisible();
+      await back.click();
+      await expect(page).toHaveURL(searchUrl);
+      await expect(cards(page)).toHaveCount(count);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
 
       // A car page not opened from a search keeps its link to the car's category.
       const carPath = new URL(
@@ -267,7 +274,6 @@ test.describe('the header on a phone', () => {
     await expect(field).toBeVisible();
     await expect(field).toBeFocused();
     await expect(open).toHaveAttribute('aria-expanded', 'true');
-    await page.screenshot({ path: `${SHOTS}/header-search-390.png` });
     await expectNoAxeViolationsWideAndNarrow(page);
     await page.setViewportSize({ width: 390, height: 844 });
     // Escape closes it, back on its button.

@@ -252,7 +252,11 @@ function ListingPage() {
   }
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+    <section
+      className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14"
+      // A similar car opened from here keeps Back to results.
+      onClickCapture={fromSearch?.passOn}
+    >
       {fromSearch ? (
         <Link to={fromSearch.search} onClick={fromSearch.back} className="text-link text-sm">
           ← Back to results

@@ -19,7 +19,6 @@ import {
  * and in a search that found nothing; and the monthly payment estimate, whose choice the next car
  * starts from. At 1280 px and at 390 px.
  */
-const SHOTS = '/tmp/h/browser-kept';
 const WIDTHS = [
   [1280, 900],
   [390, 844],
@@ -87,7 +86,6 @@ for (const [width, height] of WIDTHS) {
       // The car that is gone left the list.
       await expect.poll(() => keptLists(page)).toEqual([[cyan, beige, amber]]);
       await row.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/recent-home-${width}.png`, fullPage: true });
       await expectNoAxeViolationsWideAndNarrow(page);
       await page.setViewportSize({ width, height });
 
@@ -100,7 +98,6 @@ for (const [width, height] of WIDTHS) {
           .getByTestId('recently-viewed-car')
           .locator('h3'),
       ).toHaveText([names[2]!, names[1]!, names[0]!]);
-      await page.screenshot({ path: `${SHOTS}/recent-search-${width}.png`, fullPage: true });
       await expectNoAxeViolationsWideAndNarrow(page);
       await page.setViewportSize({ width, height });
 
@@ -252,7 +249,6 @@ for (const [width, height] of WIDTHS) {
       await apr.fill('60');
       await expect(apr).toHaveAccessibleDescription('The APR must be from 0% to 50%.');
       await estimate.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/payment-errors-${width}.png`, fullPage: true });
       await expectNoAxeViolationsWideAndNarrow(page);
       await page.setViewportSize({ width, height });
 
@@ -292,7 +288,6 @@ for (const [width, height] of WIDTHS) {
             ).toBeGreaterThanOrEqual(16);
         }
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: `${SHOTS}/payment-${width}.png`, fullPage: true });
       await expectNoAxeViolationsWideAndNarrow(page);
     });
   });

@@ -64,11 +64,6 @@ test.describe('a car that is no longer for sale', () => {
       await expect(row.locator(`a[href="/listing/${id}"]`).first()).toBeVisible();
     await expect(row.getByText(withdrawnName)).toHaveCount(0);
     await expect(row.getByText(soldName)).toHaveCount(0);
-    // From the top, so the sticky header is drawn where it belongs.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: '/tmp/h/shots/sold-1280.png', fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: '/tmp/h/shots/sold-390.png', fullPage: true });
     await expectNoAxeViolationsWideAndNarrow(page);
 
     // A withdrawn car's page says it is no longer listed, and its similar cars are the same kind.
@@ -80,7 +75,6 @@ test.describe('a car that is no longer for sale', () => {
       page.getByTestId('similar-cars').locator(`a[href="/listing/${similar[0]}"]`).first(),
     ).toBeVisible();
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: '/tmp/h/shots/sold-withdrawn-1280.png', fullPage: true });
     await expectNoAxeViolationsWideAndNarrow(page);
   });
 });

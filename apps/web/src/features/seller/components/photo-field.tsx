@@ -23,13 +23,39 @@ function photoLabel(index: number, cover: boolean) {
   return cover ? `Photo ${index + 1} (cover)` : `Photo ${index + 1}`;
 }
 
-/** In place of a preview the browser cannot draw: a file that is not an image after all. */
-function NoPreview({ label }: { label?: string }) {
+/**
+ * A photo's preview, or "No preview" in its place for a file the browser cannot draw (one named
+ * .jpg that is no image). `named`: that stands for the picture and carries its `alt` (a photo its
+ * server took).
+ */
+function PhotoPreview({
+  photo,
+  alt,
+  width,
+  named,
+}: {
+  photo: Photo;
+  alt: string;
+  width: number;
+  named: boolean;
+}) {
+  const [broken, setBroken] = useState(false);
+  if (!broken) {
+    return (
+      <img
+        src={photo.previewUrl}
+        alt={alt}
+        className="size-full object-cover"
+        width={width}
+        height={(width * 3) / 4}
+        onError={() => setBroken(true)}
+      />
+    );
+  }
   return (
     <div
       className="flex size-full flex-col items-center justify-center gap-1 text-muted"
-      // On a photo that uploaded (its server took it) it stands for the picture, named like one.
-      {...(label ? { role: 'img', 'aria-label': label } : {})}
+      {...(named ? { role: 'img', 'aria-label': alt } : {})}
     >
       <svg
         viewBox="0 0 24 24"
@@ -79,25 +105,13 @@ function OverlayButton({ className, children, ...props }: ButtonHTMLAttributes<H
 /** A file that did not upload: a whole row, for its name, the reason and what can be done. */
 function FailedPhotoItem({ photo, uploads }: { photo: Photo; uploads: Uploads }) {
   const { remove, retry, setNotice } = uploads;
-  const [previewBroken, setPreviewBroken] = useState(false);
   return (
     <li
       className="col-span-full flex gap-3 rounded-box border border-error bg-base-100 p-2"
       data-testid="photo-item"
     >
       <div className="aspect-[4/3] w-24 shrink-0 overflow-hidden rounded-field bg-base-200">
-        {previewBroken ? (
-          <NoPreview />
-        ) : (
-          <img
-            src={photo.previewUrl}
-            alt={photo.name}
-            className="size-full object-cover"
-            width={96}
-            height={72}
-            onError={() => setPreviewBroken(true)}
-          />
-        )}
+        <PhotoPreview photo={photo} alt={photo.name} width={96} named={false} />
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <p className="truncate text-sm font-semibold" title={photo.name}>
@@ -152,8 +166,6 @@ function PhotoItem({
   const cover = uploads.coverKey === photo.key;
   const label = photoLabel(index, cover);
   const { moveTo, remove, setNotice } = uploads;
-  // A file the browser cannot draw (its server took it): show that instead of a broken picture.
-  const [previewBroken, setPreviewBroken] = useState(false);
   const earlierRef = useRef<HTMLButtonElement>(null);
   const laterRef = useRef<HTMLButtonElement>(null);
   // A moved item is taken out of the list and put back, which drops the focus of its button (and
@@ -179,18 +191,7 @@ function PhotoItem({
       title={photo.name}
     >
       <div className="relative aspect-[4/3] bg-base-200">
-        {previewBroken ? (
-          <NoPreview label={`${label}: ${photo.name}`} />
-        ) : (
-          <img
-            src={photo.previewUrl}
-            alt={`${label}: ${photo.name}`}
-            className="size-full object-cover"
-            width={160}
-            height={120}
-            onError={() => setPreviewBroken(true)}
-          />
-        )}
+        <PhotoPreview photo={photo} alt={`${label}: ${photo.name}`} width={160} named />
         {cover ? (
           <span className="badge badge-sm badge-primary absolute top-1.5 left-1.5">Cover</span>
         ) : (

@@ -186,7 +186,7 @@ async function lighthouseRuns(pathname, cookie) {
           .map((a) => a.id),
       });
     } finally {
-      await chrome.kill();
+      chrome.kill();
     }
   }
   const pick = (key) => median(results.map((r) => r[key]));

@@ -19,8 +19,11 @@ const MAIL_CALLS: Array<[path: string, body: (email: string) => object]> = [
 function fromAddress(app: TestApp, ip: string) {
   const client = new TestClient(app);
   const request = client.request.bind(client);
-  client.request = (pathname, init = {}) =>
-    request(pathname, { ...init, headers: { ...init.headers, 'x-forwarded-for': ip } });
+  client.request = (pathname, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('x-forwarded-for', ip);
+    return request(pathname, { ...init, headers });
+  };
   return client;
 }
 

@@ -73,7 +73,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
   // Typing searches once the words settle; the address changes in place, not one entry per key.
   useEffect(() => {
     if (settled.trim() !== value.trim()) onSearch(settled.trim());
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the typed words settle
+    // oxlint-disable-next-line react/exhaustive-deps -- only when the typed words settle
   }, [settled]);
   useEffect(() => setText(value), [value]);
   return (

@@ -54,11 +54,19 @@ const once = [
   'apps/server/src/plugins/web.test.ts',
 ];
 
-/** What a project that starts the real server needs (decision 023: a database prepared once). */
+/**
+ * What a project that starts the real server needs (decision 023: a database prepared once).
+ * Its files share their worker process (`isolate: false`, decision 038): the server's modules,
+ * PGlite's WebAssembly and the prepared database's dump are loaded once per worker rather than
+ * once per file (the PostgreSQL round: 273 s isolated, 150 s shared). Each file still starts its
+ * own app on its own database; a server test may not change module state (no `vi.mock`, no
+ * `process.env` writes): what it needs differently goes in startTestApp's `env`.
+ */
 const serverTests = {
   setupFiles: ['apps/server/src/test/setup.ts'],
   globalSetup: ['apps/server/src/test/global-setup.ts'],
   pool: 'forks',
+  isolate: false,
 } as const;
 
 /**

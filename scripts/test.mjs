@@ -43,6 +43,21 @@ const distinct = new Set();
 const steps = [];
 // Each failed test, named again at the end: CI may keep only the run's last lines.
 const failedTests = [];
+/** Every test's own time, for the slowest ten named at the end: { name, ms }. */
+const durations = [];
+/**
+ * Each step's budget, in seconds (decision 038): over it is a warning, not a failure (machines
+ * vary). A group's steps share one budget: the server rounds, say, 360 s between them.
+ */
+const BUDGETS = [
+  { group: 'typecheck + lint', seconds: 30, labels: ['typecheck', 'lint'], atOnce: true },
+  { group: 'server rounds', seconds: 360, labels: ['API and unit tests', 'API tests on'] },
+  { group: 'browser tests', seconds: 300, labels: ['browser tests'] },
+  { group: 'browser smoke', seconds: 30, labels: ['browser smoke'] },
+];
+/** Where test apps write how long each took to start (apps/server/src/test/test-app.ts). */
+const appStarts = path.join(reports, 'test-app-starts');
+process.env.TEST_APP_STARTS_DIR = appStarts;
 
 /** The first lines of a failure's message, without the terminal's colours. */
 function firstLines(message = '', count = 6) {
@@ -110,6 +125,7 @@ function countVitest(file, name) {
     for (const test of result.assertionResults) {
       if (test.status === 'passed' || test.status === 'failed') {
         distinct.add(`${file} > ${test.fullName}`);
+        durations.push({ name: `${where} > ${test.fullName}`, ms: test.duration ?? 0 });
       }
       if (test.status !== 'failed') continue;
       failedTests.push(`${where} > ${test.fullName}\n    ${firstLines(test.failureMessages[0])}`);
@@ -126,7 +142,11 @@ function playwrightSpecs(suite, name) {
   for (const spec of suite.specs ?? []) {
     // A spec's id stands for its file and titles: the same in the suite and in the smoke.
     const ran = spec.tests.some((test) => test.results.some((r) => r.status !== 'skipped'));
-    if (ran) distinct.add(`e2e ${spec.id}`);
+    if (ran) {
+      distinct.add(`e2e ${spec.id}`);
+      const ms = spec.tests.flatMap((test) => test.results).reduce((sum, r) => sum + r.duration, 0);
+      durations.push({ name: `[${name}] ${spec.file}:${spec.line} > ${spec.title}`, ms });
+    }
     if (spec.ok) continue;
     const error = spec.tests.flatMap((test) => test.results).find((result) => result.error)?.error;
     failedTests.push(
@@ -225,6 +245,20 @@ if (ok) {
   }
 }
 
+/** How long each test app took to start, per round: the median and the count. */
+function appStartMedians() {
+  if (!fs.existsSync(appStarts)) return [];
+  return fs.readdirSync(appStarts).map((file) => {
+    const ms = fs
+      .readFileSync(path.join(appStarts, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .sort((a, b) => a - b);
+    return { round: file, median: ms[Math.floor(ms.length / 2)] ?? 0, count: ms.length };
+  });
+}
+const starts = appStartMedians();
 fs.rmSync(reports, { recursive: true, force: true });
 
 const width = Math.max(...steps.map((s) => s.label.length));
@@ -241,6 +275,30 @@ for (const s of steps) {
 }
 console.log(`  ${'all steps'.padEnd(width)}  ${seconds(total).padStart(8)}`);
 console.log(`  distinct tests run: ${distinct.size} (a test run on two databases counts once)`);
+for (const { round, median, count } of starts) {
+  console.log(`  test apps started (${round}): median ${median} ms of ${count} (budget 150 ms)`);
+}
+
+console.log('\nBudgets (over budget is a warning: machines vary):');
+const overBudget = [];
+for (const { group, seconds: budget, labels, atOnce } of BUDGETS) {
+  const mine = steps.filter((s) => labels.some((label) => s.label.startsWith(label)));
+  if (mine.length === 0) continue;
+  // Steps run at the same time take the longest one's time; steps in turn add up.
+  const ms = atOnce ? Math.max(...mine.map((s) => s.ms)) : mine.reduce((sum, s) => sum + s.ms, 0);
+  const over = ms > budget * 1000;
+  if (over) overBudget.push(group);
+  console.log(
+    `  ${group.padEnd(18)} ${seconds(ms).padStart(8)} of ${`${budget} s`.padStart(5)}${over ? '  WARNING: over budget' : ''}`,
+  );
+}
+if (overBudget.length > 0) {
+  console.log(`  warning: over budget: ${overBudget.join(', ')} (docs/testing.md says what to do)`);
+}
+console.log('\nSlowest tests:');
+for (const { name, ms } of durations.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+  console.log(`  ${seconds(ms).padStart(7)}  ${name}`);
+}
 // CI runs `node scripts/audit.mjs` before this; its verdict ("npm audit: NOT CHECKED (...)" when
 // the audit service could not be reached) is repeated here, where a reader of the run looks.
 const auditVerdict = path.join(root, 'node_modules/.cache/npm-audit-verdict.txt');

@@ -13,6 +13,18 @@ import {
 
 export { createTestDatabase, dropTestDatabases } from './prepared-database.ts';
 
+/**
+ * `npm test` prints the median time a test app took to start, per round (scripts/test.mjs sets
+ * TEST_APP_STARTS_DIR): one file per database, one line per app.
+ */
+async function recordStart(ms: number) {
+  const dir = process.env.TEST_APP_STARTS_DIR;
+  if (!dir) return;
+  await fs.mkdir(dir, { recursive: true });
+  const round = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  await fs.appendFile(path.join(dir, round), `${Math.round(ms)}\n`);
+}
+
 export interface TestApp extends App {
   baseUrl: string;
   dataDir: string;
@@ -43,6 +55,7 @@ export interface TestAppOptions {
  * way.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const started = performance.now();
   const dataDir =
     options.reuse?.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'carmarket-test-')));
   const seedsAsPrepared =
@@ -74,6 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const address = built.app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  await recordStart(performance.now() - started);
   return {
     ...built,
     baseUrl,

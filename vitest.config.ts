@@ -70,9 +70,10 @@ const serverTests = {
 } as const;
 
 /**
- * Three projects: `api` starts the real server on a database, and `npm test` runs it on PGlite
+ * Four projects: `api` starts the real server on a database, and `npm test` runs it on PGlite
  * and again on PostgreSQL (the database is what it tests); `api-once` starts it too and runs
- * once; `unit` needs no database and runs once (decisions 023, 031).
+ * once; `unit` needs no database and runs once; `web` renders web components in happy-dom and
+ * runs once (decisions 023, 031, 038).
  */
 export default defineConfig({
   test: {
@@ -108,6 +109,16 @@ export default defineConfig({
           ],
           environment: 'node',
           pool: 'forks',
+        },
+      },
+      {
+        // What one web component shows in each state, in a simulated DOM (docs/testing.md).
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['apps/web/src/testing/setup.ts'],
         },
       },
     ],

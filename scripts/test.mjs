@@ -201,9 +201,11 @@ if (ok) {
     );
   };
   // `api` runs on both databases; `api-once` (the database is not what it tests) on PostgreSQL
-  // when there is one; `unit` needs no database and runs in the PGlite round (vitest.config.ts,
-  // decision 031).
-  const pgliteProjects = TEST_DATABASE_URL ? ['api', 'unit'] : ['api', 'api-once', 'unit'];
+  // when there is one; `unit` and `web` (components in happy-dom) need no database and run in
+  // the PGlite round (vitest.config.ts, decisions 031, 038).
+  const pgliteProjects = TEST_DATABASE_URL
+    ? ['api', 'unit', 'web']
+    : ['api', 'api-once', 'unit', 'web'];
   vitest(
     'API and unit tests on embedded PGlite',
     'PGlite',

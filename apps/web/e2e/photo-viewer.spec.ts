@@ -13,9 +13,10 @@ import {
 
 /*
  * The car page's photos (issue 32): a swipe on the large photo shows the next one; a click or tap
- * opens them full screen, where they zoom (buttons, keys, wheel, double-click or double-tap,
- * pinch), move on with a swipe or the arrow keys, count "2 of 4", and Escape or Close hands the
- * focus back to the photo. At 1280 px with a mouse and at 390 px on a touch screen.
+ * opens them full screen, where they zoom (double-click or double-tap, pinch), move on with a
+ * swipe or the arrow keys, and Escape or Close hands the focus back to the photo. At 1280 px with
+ * a mouse and at 390 px on a touch screen, with the browser's own pointer and touch input. Each
+ * key, button and count of the viewer and the thumbnails' tab stop: photo-viewer.test.tsx.
  */
 
 const COLOURS: [number, number, number][] = [
@@ -163,27 +164,12 @@ const pagePhoto = (page: Page, name: string, n: number) =>
   page.getByRole('img', { name: `Photo ${n} of 4 of the ${name}` });
 const opener = (page: Page) =>
   page.getByRole('button', { name: /^View photo \d of 4 full screen$/ });
-const thumbnails = (page: Page) =>
-  page.getByRole('group', { name: 'Choose a photo' }).getByRole('button');
-const thumbnail = (page: Page, n: number) =>
-  page.getByRole('button', { name: `Show photo ${n} of 4`, exact: true });
-
-/** The thumbnails are one tab stop: only the shown photo's, `n`, is in the tab order. */
-async function expectOneTabStop(page: Page, n: number) {
-  await expect(thumbnail(page, n)).toHaveAttribute('tabindex', '0');
-  await expect(thumbnail(page, n)).toHaveAttribute('aria-pressed', 'true');
-  await expect(thumbnails(page).and(page.locator('[tabindex="0"]'))).toHaveCount(1);
-  await expect(thumbnails(page).and(page.locator('[tabindex="-1"]'))).toHaveCount(3);
-}
 
 test.describe('the full-screen photo viewer', () => {
-  test('with a mouse and keys at 1280 px: swipe, open, zoom, move on, count, close back to the photo', async ({
+  test('with a mouse and keys at 1280 px: swipe, open, zoom, move on, close back to the photo', async ({
     page,
     playwright,
   }) => {
-    // A long walk (about 20 s alone): the default 30 s is too close when the suite loads the
-    // machine (a rehearsal of issue 35 timed it out).
-    test.setTimeout(60_000);
     const car = await carWithFourPhotos(playwright);
     await signUpBuyerApi(page.request);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -196,102 +182,33 @@ test.describe('the full-screen photo viewer', () => {
     await dragSideways(page, opener(page), -200);
     await expect(pagePhoto(page, car.name, 2)).toBeVisible();
     await expect(viewer.dialog).toHaveCount(0);
-    // The page's badge counts as the viewer does: "2 of 4", not "2 / 4".
-    await expect(opener(page).locator('xpath=following-sibling::span[1]')).toHaveText('2 of 4');
 
     // A click opens the viewer at that photo, full size, the focus on Close.
     await opener(page).click();
-    await expect(viewer.dialog).toBeVisible();
-    await expect(viewer.dialog).toHaveAttribute('aria-modal', 'true');
     await expect(viewer.counter).toHaveText('2 of 4');
     await expect(viewer.photo(2)).toHaveAttribute('src', car.urls[1]!);
     await expect(viewer.dialog.getByRole('button', { name: 'Close' })).toBeFocused();
 
-    // Tab goes round the viewer's nine buttons, both ways, and never leaves it.
-    for (const key of [...Array<string>(12).fill('Tab'), ...Array<string>(12).fill('Shift+Tab')]) {
-      await page.keyboard.press(key);
-      expect(
-        await viewer.dialog.evaluate((dialog) => dialog.contains(document.activeElement)),
-        `focus inside the viewer after ${key}`,
-      ).toBe(true);
-    }
-
-    // Zoom: the button, the keys, the wheel and a double-click; 0 and a second double-click undo.
-    await expect(viewer.dialog).toHaveAccessibleDescription(
-      /arrow keys move it; Shift with Left or Right, or Page Up and Page Down, show the other photos/,
-    );
-    await viewer.dialog.getByRole('button', { name: 'Zoom in' }).click();
-    await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
-    await expect(viewer.status).toHaveText('Zoomed to 150%');
-    await page.keyboard.press('-');
-    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-    await expect(viewer.status).toHaveText('Zoom reset');
-    await page.keyboard.press('+');
-    await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
-    await page.keyboard.press('0');
-    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-    const centre = await centreOf(viewer.stage);
-    await page.mouse.move(centre.x, centre.y);
-    await page.mouse.wheel(0, -300);
-    await expect.poll(() => scaleOf(viewer.stage)).toBeGreaterThan(1.2);
-    await page.keyboard.press('0');
-    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
+    // A double-click zooms in; the arrow keys then move the photo on the page's real stage.
     await viewer.stage.dblclick();
     await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.5);
     await expect(viewer.status).toHaveText('Zoomed to 250%');
-    await viewer.stage.dblclick();
-    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-    await expect(viewer.status).toHaveText('Zoom reset');
-
-    // Zoomed, the arrow keys move the photo, and no further than its edges, as a drag does.
-    await page.keyboard.press('+');
-    await page.keyboard.press('+');
-    await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.25);
-    await expect(viewer.status).toHaveText('Zoomed to 225%');
-    const edges = await edgesOf(viewer.stage, 2.25);
-    expect(edges.x, 'a zoomed photo wider than the stage').toBeGreaterThan(100);
+    expect(
+      (await edgesOf(viewer.stage, 2.5)).x,
+      'a zoomed photo wider than the stage',
+    ).toBeGreaterThan(100);
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeLessThan(-10);
     await expect(viewer.counter).toHaveText('2 of 4');
-    await page.keyboard.press('ArrowLeft');
-    await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeCloseTo(0);
-    await expect(viewer.counter).toHaveText('2 of 4');
-    for (let press = 0; press < 12; press += 1) await page.keyboard.press('ArrowLeft');
-    await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeCloseTo(edges.x, 1);
-    for (let press = 0; press < 12; press += 1) await page.keyboard.press('ArrowDown');
-    await expect.poll(async () => (await viewOf(viewer.stage)).y).toBeCloseTo(-edges.y, 1);
-    await page.keyboard.press('ArrowUp');
-    await expect.poll(async () => (await viewOf(viewer.stage)).y).toBeGreaterThan(-edges.y + 10);
-    await expect(viewer.counter).toHaveText('2 of 4');
-    await expect(viewer.status).toHaveText('Zoomed to 225%');
 
-    // Shift with an arrow key, or Page Up and Down, change photo, zoomed or not.
+    // Shift with an arrow key moves on, and so does a swipe; the counter and the announcement follow.
     await page.keyboard.press('Shift+ArrowRight');
     await expect(viewer.counter).toHaveText('3 of 4');
-    await expect(viewer.status).toHaveText('Photo 3 of 4');
     await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-    await page.keyboard.press('Shift+ArrowLeft');
-    await expect(viewer.counter).toHaveText('2 of 4');
-    await page.keyboard.press('+');
-    await expect(viewer.status).toHaveText('Zoomed to 150%');
-    await page.keyboard.press('PageDown');
-    await expect(viewer.counter).toHaveText('3 of 4');
-    await expect(viewer.status).toHaveText('Photo 3 of 4');
-    await page.keyboard.press('PageUp');
-    await expect(viewer.counter).toHaveText('2 of 4');
-    await expect(viewer.status).toHaveText('Photo 2 of 4');
-    await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-
-    // A swipe and the arrow keys move on; the counter and the announcement follow.
     await dragSideways(page, viewer.stage, -250);
-    await expect(viewer.counter).toHaveText('3 of 4');
-    await expect(viewer.photo(3)).toBeVisible();
-    await page.keyboard.press('ArrowRight');
     await expect(viewer.counter).toHaveText('4 of 4');
     await expect(viewer.status).toHaveText('Photo 4 of 4');
-    await page.keyboard.press('ArrowLeft');
-    await expect(viewer.counter).toHaveText('3 of 4');
-    await expect(viewer.status).toHaveText('Photo 3 of 4');
+    await expect(viewer.photo(4)).toBeVisible();
 
     await expectNoAxeViolationsWideAndNarrow(page);
 
@@ -299,41 +216,15 @@ test.describe('the full-screen photo viewer', () => {
     await page.keyboard.press('Escape');
     await expect(viewer.dialog).toHaveCount(0);
     await expect(opener(page)).toBeFocused();
-    await expect(opener(page)).toHaveAccessibleName('View photo 3 of 4 full screen');
-    await expect(pagePhoto(page, car.name, 3)).toBeVisible();
+    await expect(opener(page)).toHaveAccessibleName('View photo 4 of 4 full screen');
+    await expect(pagePhoto(page, car.name, 4)).toBeVisible();
 
     // From the keyboard alone: Enter opens it, Close closes it.
     await page.keyboard.press('Enter');
-    await expect(viewer.counter).toHaveText('3 of 4');
+    await expect(viewer.counter).toHaveText('4 of 4');
     await page.keyboard.press('Enter');
     await expect(viewer.dialog).toHaveCount(0);
     await expect(opener(page)).toBeFocused();
-
-    // The thumbnails are one tab stop, the shown photo's; the arrow keys, Home and End move
-    // between them and show their photo.
-    await expectOneTabStop(page, 3);
-    await page.keyboard.press('Tab');
-    await expect(thumbnail(page, 3)).toBeFocused();
-    await page.keyboard.press('ArrowRight');
-    await expect(thumbnail(page, 4)).toBeFocused();
-    await expect(pagePhoto(page, car.name, 4)).toBeVisible();
-    await expectOneTabStop(page, 4);
-    await page.keyboard.press('Home');
-    await expect(thumbnail(page, 1)).toBeFocused();
-    await expectOneTabStop(page, 1);
-    await page.keyboard.press('ArrowLeft');
-    await expect(thumbnail(page, 4)).toBeFocused();
-    await page.keyboard.press('ArrowUp');
-    await expect(thumbnail(page, 3)).toBeFocused();
-    await expectOneTabStop(page, 3);
-    // Tab leaves the thumbnails at once, and Shift+Tab comes back to the shown one.
-    await page.keyboard.press('Tab');
-    await expect(thumbnails(page).and(page.locator(':focus'))).toHaveCount(0);
-    await page.keyboard.press('Shift+Tab');
-    await expect(thumbnail(page, 3)).toBeFocused();
-    await page.keyboard.press('Shift+Tab');
-    await expect(opener(page)).toBeFocused();
-    await expect(opener(page)).toHaveAccessibleName('View photo 3 of 4 full screen');
   });
 
   test.describe('on a phone', () => {
@@ -350,41 +241,24 @@ test.describe('the full-screen photo viewer', () => {
       await waitForHydration(page);
       const viewer = viewerOf(page, car.name);
 
-      // A finger's swipe on the page's photo shows the next, then back.
+      // A finger's swipe on the page's photo shows the next.
       await expect(pagePhoto(page, car.name, 1)).toBeVisible();
       const photo = await centreOf(opener(page));
       await touchDrag(page, [photo], [-150]);
       await expect(pagePhoto(page, car.name, 2)).toBeVisible();
-      await touchDrag(page, [photo], [150]);
-      await expect(pagePhoto(page, car.name, 1)).toBeVisible();
-      await touchDrag(page, [photo], [-150]);
-      await expect(pagePhoto(page, car.name, 2)).toBeVisible();
       await expect(viewer.dialog).toHaveCount(0);
-      // The thumbnails' one tab stop follows the photo the swipes showed.
-      await expectOneTabStop(page, 2);
 
       await opener(page).tap();
       await expect(viewer.counter).toHaveText('2 of 4');
       const box = await viewer.stage.boundingBox();
       expect(box?.width, 'the photo spans the phone').toBeGreaterThan(380);
 
-      // A double-tap zooms in and out again; so does the Zoom in button and a pinch.
+      // A double-tap zooms in and out again; so does a pinch.
       const centre = await centreOf(viewer.stage);
       await doubleTap(page, centre);
       await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(2.5);
       await expect(viewer.status).toHaveText('Zoomed to 250%');
       await doubleTap(page, centre);
-      await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-      await expect(viewer.status).toHaveText('Zoom reset');
-      // Two taps too far apart in time are two taps, however fast they reach the page.
-      await doubleTap(page, centre, 600);
-      await page.keyboard.press('+');
-      await expect(viewer.status).toHaveText('Zoomed to 150%');
-      await page.keyboard.press('0');
-      await expect(viewer.status).toHaveText('Zoom reset');
-      await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
-      await expect.poll(() => scaleOf(viewer.stage)).toBeCloseTo(1.5);
-      await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
       await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
       await touchDrag(
         page,
@@ -396,35 +270,20 @@ test.describe('the full-screen photo viewer', () => {
       );
       await expect.poll(() => scaleOf(viewer.stage)).toBeGreaterThan(2);
       await expect(viewer.status).toHaveText(/^Zoomed to \d+%$/);
-      // A keyboard on the phone: the arrow keys move the zoomed photo, Shift+Arrow changes photo.
-      const pinched = await viewOf(viewer.stage);
-      await page.keyboard.press('ArrowRight');
-      await expect.poll(async () => (await viewOf(viewer.stage)).x).toBeLessThan(pinched.x - 10);
-      await expect(viewer.counter).toHaveText('2 of 4');
-      await page.keyboard.press('Shift+ArrowRight');
-      await expect(viewer.counter).toHaveText('3 of 4');
-      await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
-      await page.keyboard.press('Shift+ArrowLeft');
-      await expect(viewer.counter).toHaveText('2 of 4');
-      await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
-      await viewer.dialog.getByRole('button', { name: 'Zoom in' }).tap();
-      await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
-      await viewer.dialog.getByRole('button', { name: 'Zoom out' }).tap();
+      await doubleTap(page, centre);
       await expect.poll(() => scaleOf(viewer.stage)).toBe(1);
 
-      // A swipe moves on; so does the arrow key of a keyboard.
+      // A swipe moves on.
       await touchDrag(page, [centre], [-200]);
       await expect(viewer.counter).toHaveText('3 of 4');
       await expect(viewer.status).toHaveText('Photo 3 of 4');
-      await page.keyboard.press('ArrowRight');
-      await expect(viewer.counter).toHaveText('4 of 4');
-      await expect(viewer.photo(4)).toBeVisible();
+      await expect(viewer.photo(3)).toBeVisible();
 
-      // Close hands the focus back to the photo, now the fourth.
+      // Close hands the focus back to the photo, now the third.
       await viewer.dialog.getByRole('button', { name: 'Close' }).tap();
       await expect(viewer.dialog).toHaveCount(0);
       await expect(opener(page)).toBeFocused();
-      await expect(pagePhoto(page, car.name, 4)).toBeVisible();
+      await expect(pagePhoto(page, car.name, 3)).toBeVisible();
     });
   });
 });

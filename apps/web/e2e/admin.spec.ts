@@ -88,9 +88,8 @@ test.describe('administration', () => {
     await expect(row).toContainText('Buyer');
 
     await row.getByRole('button', { name: `Delete ${buyer.name}` }).click();
+    // What the dialog says: delete-user-dialog.test.tsx.
     const dialog = page.getByRole('dialog', { name: `Delete ${buyer.name}?` });
-    await expect(dialog).toContainText(`${buyer.name} (${buyer.email}) can no longer sign in`);
-    await expect(dialog).toContainText('open bookings are cancelled');
     await dialog.getByRole('button', { name: 'Delete user' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'User deleted' })).toBeVisible();
     await expect(dialog).toBeHidden();
@@ -114,18 +113,6 @@ test.describe('administration', () => {
     ).toHaveCount(1);
   });
 
-  test('admin rows show no role and no Delete button', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/dashboard/allUser');
-    await expect(page.getByRole('heading', { level: 1, name: 'All Users' })).toBeVisible();
-    await page.getByLabel('Search by name or email').fill('admin@demo.local');
-    const row = page.getByTestId('user-row').filter({ hasText: 'admin@demo.local' });
-    await expect(row).toHaveCount(1);
-    await expect(page.getByTestId('user-row')).toHaveCount(1);
-    await expect(row.getByRole('button')).toHaveCount(0);
-    await expect(row.getByRole('cell').nth(1)).toHaveText('');
-  });
-
   test('the admin removes a car with a reason the seller is mailed, on the car page and in the seller’s cars (rough edge 16)', async ({
     page,
     playwright,
@@ -143,17 +130,9 @@ test.describe('administration', () => {
     await page.goto(`/listing/${firstId}`);
     await expect(page.getByRole('heading', { level: 1, name: first })).toBeVisible();
     await page.getByRole('button', { name: 'Remove car' }).click();
+    // Its words, and a reason required: remove-car-dialog.test.tsx.
     const dialog = page.getByRole('dialog', { name: `Remove ${first}?` });
-    await expect(dialog).toContainText(`${seller.name} is mailed the reason you give.`);
     const reasonBox = dialog.getByLabel('Reason, for the seller');
-    await expect(reasonBox).toBeFocused();
-
-    // A reason is required: the seller is always told why.
-    await dialog.getByRole('button', { name: 'Remove car' }).click();
-    await expect(dialog.getByText('Reason is required', { exact: true })).toBeVisible();
-    await expect(reasonBox).toHaveAttribute('aria-invalid', 'true');
-    await expect(reasonBox).toBeFocused();
-
     const reason = 'The photos show a different car. Please list it again with its own photos.';
     await reasonBox.fill(reason);
     await dialog.getByRole('button', { name: 'Remove car' }).click();

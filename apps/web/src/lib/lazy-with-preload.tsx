@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 
 export interface LazyWithPreload {
   (): React.JSX.Element;
@@ -47,7 +47,12 @@ export function lazyWithPreload(load: () => Promise<{ default: ComponentType }>)
   const LazyComponent = lazy(() => preload().then(() => ({ default: Loaded as ComponentType })));
 
   function Component() {
-    return Loaded ? <Loaded /> : <LazyComponent />;
+    // Chosen at the first render and kept: React can commit <LazyComponent /> drawn before the
+    // code came (it replays only the part that waited), and <Loaded /> at a later render would be
+    // another component to it, which mounts the page afresh, its state and focus lost (My cars'
+    // search box after Clear, at the first change of the address's query after a load).
+    const [Shown] = useState<ComponentType>(() => Loaded ?? LazyComponent);
+    return <Shown />;
   }
   Component.preload = preload;
   return Component;

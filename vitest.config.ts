@@ -119,6 +119,12 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.tsx'],
           environment: 'happy-dom',
           setupFiles: ['apps/web/src/testing/setup.ts'],
+          // One document per worker, cleaned after each test (testing/setup.ts): a fresh one per
+          // file took 43 s for 29 files, against 9 s. Stubs and spies go back after each test.
+          pool: 'threads',
+          isolate: false,
+          unstubGlobals: true,
+          restoreMocks: true,
         },
       },
     ],

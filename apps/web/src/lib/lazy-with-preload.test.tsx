@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState, type ComponentType } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { lazy, useState, type ComponentType } from 'react';
+import { describe, expect, it } from 'vitest';
 
 import { lazyWithPreload } from './lazy-with-preload';
 
@@ -15,19 +15,14 @@ import { lazyWithPreload } from './lazy-with-preload';
  * code); when that happens depends on timing, so here React.lazy is a stand-in that draws the
  * page at once, as a resolved lazy component does.
  */
-vi.mock('react', async (importOriginal) => {
-  const react = await importOriginal<typeof import('react')>();
-  return {
-    ...react,
-    lazy: (load: () => Promise<{ default: ComponentType }>) => {
-      let Loaded: ComponentType | undefined;
-      void load().then((module) => (Loaded = module.default));
-      return function ResolvedLazy() {
-        return Loaded ? <Loaded /> : <Box />;
-      };
-    },
+/** React.lazy as a stand-in that draws the page at once, as a resolved lazy component does. */
+const lazyDrawnAtOnce = ((load: () => Promise<{ default: ComponentType }>) => {
+  let Loaded: ComponentType | undefined;
+  void load().then((module) => (Loaded = module.default));
+  return function ResolvedLazy() {
+    return Loaded ? <Loaded /> : <Box />;
   };
-});
+}) as unknown as typeof lazy;
 
 function Box() {
   return <input aria-label="Search" defaultValue="" />;
@@ -36,7 +31,7 @@ function Box() {
 describe('a page whose code loads lazily', () => {
   it('drawn through React.lazy, is the same page, with its focus, when drawn again', async () => {
     let done: (module: { default: ComponentType }) => void = () => {};
-    const Page = lazyWithPreload(() => new Promise((resolve) => (done = resolve)));
+    const Page = lazyWithPreload(() => new Promise((resolve) => (done = resolve)), lazyDrawnAtOnce);
     let redraw: () => void = () => {};
     function Layout() {
       const [count, setCount] = useState(0);

@@ -20,7 +20,11 @@ export const codeInFlight = () => Promise.allSettled([...inFlight]);
  * `renderToString`, and the browser before hydrating, so both render the component itself rather
  * than a Suspense fallback. Takes components without props (pages and page parts).
  */
-export function lazyWithPreload(load: () => Promise<{ default: ComponentType }>): LazyWithPreload {
+export function lazyWithPreload(
+  load: () => Promise<{ default: ComponentType }>,
+  /** React.lazy; a test passes a stand-in. */
+  makeLazy: typeof lazy = lazy,
+): LazyWithPreload {
   let Loaded: ComponentType | undefined;
   let loading: Promise<void> | undefined;
 
@@ -44,7 +48,9 @@ export function lazyWithPreload(load: () => Promise<{ default: ComponentType }>)
     return loading;
   };
 
-  const LazyComponent = lazy(() => preload().then(() => ({ default: Loaded as ComponentType })));
+  const LazyComponent = makeLazy(() =>
+    preload().then(() => ({ default: Loaded as ComponentType })),
+  );
 
   function Component() {
     // Chosen at the first render and kept: React can commit <LazyComponent /> drawn before the

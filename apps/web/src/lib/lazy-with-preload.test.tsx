@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { lazy, useState, type ComponentType } from 'react';
+import { useState, type ComponentType, type lazy } from 'react';
 import { describe, expect, it } from 'vitest';
 
 import { lazyWithPreload } from './lazy-with-preload';

@@ -174,12 +174,14 @@ function addToTotals(counts) {
   return counts;
 }
 
-// Lint and typecheck keep their caches in node_modules/.cache between runs in one checkout; a
-// fresh clone has none and checks everything. Each is one process on one core: they run at once.
+// Typecheck, ESLint and Prettier keep their caches in node_modules/.cache between runs in one
+// checkout; a fresh clone has none and checks everything. They run at once (decision 038).
 const ok =
   (await together([
     ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-    ['lint', 'npm', ['run', '--silent', 'lint']],
+    // `npm run lint` in two halves, so that three processes share the two cores.
+    ['lint (oxlint)', 'npx', ['oxlint']],
+    ['lint (ESLint, Prettier)', 'npm', ['run', '--silent', 'lint:boundaries-and-format']],
   ])) && step('build', 'npm', ['run', '--silent', 'build']);
 
 if (ok) {

@@ -145,7 +145,11 @@ function playwrightSpecs(suite, name) {
     if (ran) {
       distinct.add(`e2e ${spec.id}`);
       const ms = spec.tests.flatMap((test) => test.results).reduce((sum, r) => sum + r.duration, 0);
-      durations.push({ name: `[${name}] ${spec.file}:${spec.line} > ${spec.title}`, ms });
+      durations.push({
+        name: `[${name}] ${spec.file}:${spec.line} > ${spec.title}`,
+        ms,
+        browser: true,
+      });
     }
     if (spec.ok) continue;
     const error = spec.tests.flatMap((test) => test.results).find((result) => result.error)?.error;
@@ -298,6 +302,16 @@ for (const { group, seconds: budget, labels, atOnce } of BUDGETS) {
 }
 if (overBudget.length > 0) {
   console.log(`  warning: over budget: ${overBudget.join(', ')} (docs/testing.md says what to do)`);
+}
+const browserMs = durations
+  .filter((d) => d.browser)
+  .map((d) => d.ms)
+  .sort((a, b) => a - b);
+if (browserMs.length > 0) {
+  const median = browserMs[Math.floor(browserMs.length / 2)];
+  console.log(
+    `  a browser test takes ${seconds(median)} (median of ${browserMs.length}; budget 2.5 s)`,
+  );
 }
 console.log('\nSlowest tests:');
 for (const { name, ms } of durations.sort((a, b) => b.ms - a.ms).slice(0, 10)) {

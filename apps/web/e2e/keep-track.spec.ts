@@ -171,6 +171,8 @@ test.describe('keeping track of cars and searches', () => {
     await page.goto('/cars?fuel=electric');
     await page.getByRole('button', { name: 'Save this search' }).click();
     const dialog = page.getByRole('dialog', { name: 'Save this search' });
+    // The dialog has its suggested name (a component test checks its words): it is ready.
+    await expect(dialog.getByLabel('Name')).toHaveValue('Electric');
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await toast(page, 'Search saved').getByRole('link', { name: 'Saved searches' }).click();
     await expect(page).toHaveURL(/\/dashboard\/searches$/);

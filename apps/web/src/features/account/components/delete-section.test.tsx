@@ -3,25 +3,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { renderWithApp } from '../../../testing/render';
+import { serverAnswers, type Answer } from '../../../testing/server-answers';
 import type { Session } from '../../auth';
 import { DeleteSection } from './delete-section';
-
-type Answer = { status: number; body: unknown };
-
-/** The server's answers by `METHOD /path`; every call is kept in `calls`, with its JSON body. */
-function serverAnswers(answers: Record<string, Answer>) {
-  const calls: { call: string; body: unknown }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const call = `${init?.method ?? 'GET'} ${url}`;
-    calls.push({ call, body: init?.body ? JSON.parse(init.body as string) : undefined });
-    const { status, body } = answers[call] ?? { status: 404, body: {} };
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
-  return calls;
-}
 
 const options: Answer = {
   status: 200,

@@ -2,20 +2,9 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { renderWithApp } from '../../../testing/render';
+import { serverAnswers } from '../../../testing/server-answers';
 import type { Session } from '../../auth';
 import { PasswordSection } from './password-section';
-
-/** The server's answers by `METHOD /path` (404 when not given); calls kept with their bodies. */
-function serverAnswers(answers: Record<string, { status: number; body: unknown }>) {
-  const calls: { call: string; body: unknown }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const call = `${init?.method ?? 'GET'} ${url}`;
-    calls.push({ call, body: init?.body ? JSON.parse(init.body as string) : undefined });
-    const { status, body } = answers[call] ?? { status: 404, body: {} };
-    return Response.json(body, { status });
-  });
-  return calls;
-}
 
 const person: Session['user'] = {
   id: 'u1',

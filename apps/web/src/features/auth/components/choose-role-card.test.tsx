@@ -2,20 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { renderWithApp } from '../../../testing/render';
+import { serverAnswers } from '../../../testing/server-answers';
 import { ChooseRoleCard } from './choose-role-card';
-
-/** `POST /api/user` records the role; every call is kept with its JSON body. */
-function serverAnswers() {
-  const calls: { call: string; body: unknown }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    calls.push({
-      call: `${init?.method ?? 'GET'} ${url}`,
-      body: init?.body ? JSON.parse(init.body as string) : undefined,
-    });
-    return Response.json({ acknowledged: true });
-  });
-  return calls;
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -23,7 +11,8 @@ afterEach(() => {
 
 describe('choosing an account type (moved from accounts-sign-up.spec.ts)', () => {
   it('asks for Seller or Buyer before saving, then saves the one chosen', async () => {
-    const calls = serverAnswers();
+    // `POST /api/user` records the role.
+    const calls = serverAnswers({}, { status: 200, body: { acknowledged: true } });
     const { user } = renderWithApp(<ChooseRoleCard email="half@example.com" />);
     const card = screen.getByRole('region', { name: 'Choose your account type' });
 

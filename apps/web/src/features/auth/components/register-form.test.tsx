@@ -3,27 +3,12 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { renderWithApp } from '../../../testing/render';
+import { serverAnswers, type Answer } from '../../../testing/server-answers';
 import { RegisterForm } from './register-form';
 
-type Answer = { status: number; body: unknown };
-
-/**
- * The server as the form meets it: each `METHOD /path` answers as given (200 `{}` when not);
- * every call is kept in `calls`, with its JSON body.
- */
-function serverAnswers(answers: Record<string, Answer>) {
-  const calls: { call: string; body: unknown }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const call = `${init?.method ?? 'GET'} ${url}`;
-    calls.push({ call, body: init?.body ? JSON.parse(init.body as string) : undefined });
-    const { status, body } = answers[call] ?? { status: 200, body: {} };
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
-  return calls;
-}
+/** The server as the form meets it: each call answers as given, any other 200 `{}`. */
+const answering = (answers: Record<string, Answer>) =>
+  serverAnswers(answers, { status: 200, body: {} });
 
 function renderRegister(next: string | null = null) {
   return renderWithApp(
@@ -54,7 +39,7 @@ afterEach(() => {
 
 describe('the register form (moved from accounts-sign-up.spec.ts)', () => {
   it('explains what is missing beside each field, and sends nothing', async () => {
-    const calls = serverAnswers({});
+    const calls = answering({});
     const { user } = renderRegister();
     await user.click(screen.getByRole('button', { name: 'Create account' }));
 
@@ -69,7 +54,7 @@ describe('the register form (moved from accounts-sign-up.spec.ts)', () => {
   });
 
   it('says beside the email field, focused, that the address has an account already', async () => {
-    const calls = serverAnswers({
+    const calls = answering({
       'POST /api/auth/sign-up/email': {
         status: 409,
         body: {
@@ -96,7 +81,7 @@ describe('the register form (moved from accounts-sign-up.spec.ts)', () => {
   it('says beside the email field until when a deleted account holds the address (rough edge 13)', async () => {
     const held =
       'An account with this email was deleted on 7 December 2026. The address can be used for a new account from 7 January 2027.';
-    serverAnswers({
+    answering({
       'POST /api/auth/sign-up/email': {
         status: 409,
         body: { error: { code: 'email-already-in-use', message: held, field: 'email' } },
@@ -109,7 +94,7 @@ describe('the register form (moved from accounts-sign-up.spec.ts)', () => {
   });
 
   it('creates the account, records its type, then goes back to the page it came from', async () => {
-    const calls = serverAnswers({});
+    const calls = answering({});
     const { user } = renderRegister('/blog/how-to-inspect-a-used-car');
     await fillIn(user, 'new@example.com');
     expect(await screen.findByRole('heading', { name: 'The blog post' })).toBeInTheDocument();

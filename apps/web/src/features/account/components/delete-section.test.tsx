@@ -149,3 +149,27 @@ describe('deleting the account (moved from my-account.spec.ts)', () => {
     expect(calls.find(({ call }) => call === 'POST /api/auth/delete-user')?.body).toEqual({});
   });
 });
+
+describe('deleting the account, in this browser (moved from car-page-extras.spec.ts)', () => {
+  it('forgets the person’s recently viewed cars, and no one else’s', async () => {
+    localStorage.setItem(`recently-viewed:${buyer.id}`, JSON.stringify(['car-2']));
+    localStorage.setItem('recently-viewed:admin', JSON.stringify(['car-1']));
+    serverAnswers({
+      'GET /api/sign-in-options': options,
+      'POST /api/auth/delete-user': {
+        status: 200,
+        body: { success: true, message: 'User deleted' },
+      },
+    });
+    const { user } = renderSection();
+    await user.click(screen.getByRole('button', { name: 'Delete my account…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    await user.type(within(dialog).getByLabelText('Your password'), 'long-enough-password-2026');
+    // Not yet deleted: the list is still there.
+    expect(localStorage.getItem(`recently-viewed:${buyer.id}`)).not.toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await screen.findByRole('heading', { name: 'Home page' })).toBeInTheDocument();
+    expect(localStorage.getItem(`recently-viewed:${buyer.id}`)).toBeNull();
+    expect(localStorage.getItem('recently-viewed:admin')).toBe(JSON.stringify(['car-1']));
+  });
+});

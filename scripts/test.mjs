@@ -253,6 +253,12 @@ if (ok) {
   }
 }
 
+/** The middle of some numbers (the upper one of the two middles), 0 for none. */
+function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 /** How long each test app took to start, per round: the median and the count. */
 function appStartMedians() {
   if (!fs.existsSync(appStarts)) return [];
@@ -261,9 +267,8 @@ function appStartMedians() {
       .readFileSync(path.join(appStarts, file), 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map(Number)
-      .sort((a, b) => a - b);
-    return { round: file, median: ms[Math.floor(ms.length / 2)] ?? 0, count: ms.length };
+      .map(Number);
+    return { round: file, median: median(ms), count: ms.length };
   });
 }
 const starts = appStartMedians();
@@ -303,14 +308,10 @@ for (const { group, seconds: budget, labels, atOnce } of BUDGETS) {
 if (overBudget.length > 0) {
   console.log(`  warning: over budget: ${overBudget.join(', ')} (docs/testing.md says what to do)`);
 }
-const browserMs = durations
-  .filter((d) => d.browser)
-  .map((d) => d.ms)
-  .sort((a, b) => a - b);
+const browserMs = durations.filter((d) => d.browser).map((d) => d.ms);
 if (browserMs.length > 0) {
-  const median = browserMs[Math.floor(browserMs.length / 2)];
   console.log(
-    `  a browser test takes ${seconds(median)} (median of ${browserMs.length}; budget 2.5 s)`,
+    `  a browser test takes ${seconds(median(browserMs))} (median of ${browserMs.length}; budget 2.5 s)`,
   );
 }
 console.log('\nSlowest tests:');

@@ -1,0 +1,171 @@
+// `npm run release`: builds the web app and the server, then makes release/carmarket-<version>/
+// and release/carmarket-<version>.tgz, a folder that runs with `node server.js` and nothing
+// else of the repository (decision 043):
+//
+//   server.js, create-admin.js      start the bundle (it finds everything relative to itself)
+//   apps/server/dist/               the server bundle, the admin command, the VIN decoder's process
+//   apps/server/src/db/migrations/  what the server migrates with at start (config.ts)
+//   apps/web/dist/, dist-ssr/       the web build (precompressed .br/.gz beside each file)
+//   deploy/                         the nginx site, systemd units, Dockerfile and compose file
+//   package.json, package-lock.json, node_modules/
+//                                   the npm packages the bundle leaves external (build.mjs), at
+//                                   the versions this repository runs, production ones only
+//
+// The folder keeps the repository's layout below it because the bundle finds its migrations and
+// the web build relative to itself (config.ts's serverRoot), as it does from the repository.
+// node_modules holds native parts (sharp's libvips for this platform, PGlite's WebAssembly):
+// a release made on linux-x64 with glibc runs there only.
+//
+//   --skip-build   use the builds already in apps/*/dist (made by `npm run build`)
+//   --out DIR      where to write (default: release/)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const at = (...parts) => path.join(root, ...parts);
+const args = process.argv.slice(2);
+const option = (name) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+
+const rootPackage = JSON.parse(fs.readFileSync(at('package.json'), 'utf8'));
+const name = `carmarket-${rootPackage.version}`;
+const outRoot = path.resolve(option('--out') ?? at('release'));
+const out = path.join(outRoot, name);
+const tarball = path.join(outRoot, `${name}.tgz`);
+
+function run(command, commandArgs, options = {}) {
+  console.log(`> ${command} ${commandArgs.join(' ')}`);
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`release: ${command} ${commandArgs.join(' ')} failed (${result.status})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const started = performance.now();
+if (!args.includes('--skip-build')) {
+  // A build for serving, whatever NODE_ENV the shell has (scripts/start.mjs says why).
+  run('npm', ['run', 'build'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' } });
+}
+for (const file of [
+  'apps/server/dist/server.js',
+  'apps/server/dist/vin-worker.mjs',
+  'apps/web/dist/spa.html',
+  'apps/web/dist-ssr/entry-server.js',
+]) {
+  if (!fs.existsSync(at(file))) {
+    console.error(`release: ${file} is missing; run \`npm run build\` (or drop --skip-build)`);
+    process.exit(1);
+  }
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.rmSync(tarball, { force: true });
+fs.mkdirSync(out, { recursive: true });
+const copy = (from, to = from) => fs.cpSync(at(from), path.join(out, to), { recursive: true });
+copy('apps/server/dist');
+copy('apps/server/src/db/migrations');
+copy('apps/web/dist');
+copy('apps/web/dist-ssr');
+copy('deploy');
+if (fs.existsSync(at('LICENSE'))) copy('LICENSE');
+fs.writeFileSync(
+  path.join(out, 'server.js'),
+  "// Starts CarMarket: `node server.js` (settings from the environment, docs/configuration.md).\nimport './apps/server/dist/server.js';\n",
+);
+fs.writeFileSync(
+  path.join(out, 'create-admin.js'),
+  "// Makes or promotes an admin account: `node create-admin.js` (as `npm run create-admin`).\nimport './apps/server/dist/create-admin.js';\n",
+);
+
+// The packages the bundle leaves external: every dependency of the server and of the shared
+// package (build.mjs bundles only @carmarket/*), at the version installed here.
+const manifests = [at('apps/server/package.json'), at('packages/shared/package.json')].map((file) =>
+  JSON.parse(fs.readFileSync(file, 'utf8')),
+);
+const dependencies = {};
+for (const manifest of manifests) {
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    if (dependency.startsWith('@carmarket/')) continue;
+    const installed = JSON.parse(
+      fs.readFileSync(at('node_modules', dependency, 'package.json'), 'utf8'),
+    );
+    dependencies[dependency] = installed.version;
+  }
+}
+
+// Every package the built files import must be among them: a dependency added to the server's
+// code but not to its package.json would otherwise fail only at run time, in production.
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const packageOf = (specifier) =>
+  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+const analysis = await build({
+  entryPoints: ['server.js', 'create-admin.js', 'vin-worker.mjs'].map((file) =>
+    path.join(out, 'apps/server/dist', file),
+  ),
+  bundle: true,
+  write: false,
+  metafile: true,
+  outdir: path.join(out, '.analysis'),
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'error',
+  plugins: [
+    {
+      name: 'externals',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (resolve) => ({ path: resolve.path, external: true }));
+      },
+    },
+  ],
+});
+const imported = new Set();
+for (const input of Object.values(analysis.metafile.inputs)) {
+  for (const { path: specifier, external } of input.imports) {
+    if (external && !builtins.has(specifier)) imported.add(packageOf(specifier));
+  }
+}
+const missing = [...imported].filter((dependency) => !(dependency in dependencies));
+if (missing.length > 0) {
+  console.error(
+    `release: the bundle imports ${missing.join(', ')}, not in apps/server/package.json's dependencies`,
+  );
+  process.exit(1);
+}
+
+fs.writeFileSync(
+  path.join(out, 'package.json'),
+  `${JSON.stringify(
+    {
+      name: 'carmarket',
+      version: rootPackage.version,
+      private: true,
+      description: rootPackage.description,
+      license: rootPackage.license,
+      type: 'module',
+      engines: rootPackage.engines,
+      scripts: { start: 'node server.js', 'create-admin': 'node create-admin.js' },
+      dependencies: Object.fromEntries(Object.entries(dependencies).sort()),
+    },
+    null,
+    2,
+  )}\n`,
+);
+// From the npm registry (or npm's cache); package-lock.json stays in the folder, so an operator
+// can `npm ci --omit=dev` the very same tree again.
+run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+  cwd: out,
+  env: { ...process.env, NODE_ENV: 'production' },
+});
+
+run('tar', ['-czf', tarball, '-C', outRoot, name]);
+const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+console.log(
+  `release: ${path.relative(process.cwd(), out) || out} and ${path.relative(process.cwd(), tarball)} (${megabytes(fs.statSync(tarball).size)}) in ${((performance.now() - started) / 1000).toFixed(0)} s; start it with \`node server.js\` in the folder`,
+);

@@ -46,6 +46,7 @@ const once = [
   'apps/server/src/modules/system/bad-input.test.ts',
   'apps/server/src/modules/system/fuzz.test.ts',
   'apps/server/src/modules/system/input.test.ts',
+  'apps/server/src/modules/system/proxy-trust.test.ts',
   'apps/server/src/modules/system/shutdown.test.ts',
   'apps/server/src/modules/system/system.test.ts',
   'apps/server/src/modules/uploads/uploads.test.ts',

@@ -13,6 +13,7 @@ import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
 import { DomainEvents } from './lib/events.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
+import { acceptableRequestId, trustsPeer } from './lib/proxy-trust.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
 import { createResponseSerializer } from './lib/serializer.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
@@ -190,12 +191,19 @@ export async function buildApp({
         })
       : createLocalStorage(path.join(config.dataDir, 'uploads'));
 
+  const trustedPeer = trustsPeer(config.TRUST_PROXY);
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     forceCloseConnections: 'idle',
-    // Unique across processes, so the id a client reports finds one request in the logs.
-    genReqId: () => randomUUID(),
+    // Unique across processes, so the id a client reports finds one request in the logs; a
+    // trusted proxy's own (nginx's $request_id) is kept, so its log and ours share it.
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return trustedPeer(request.socket.remoteAddress) && acceptableRequestId(sent)
+        ? sent
+        : randomUUID();
+    },
     // Slow or silent clients are not held forever (slowloris): idle sockets and requests that
     // take too long to arrive are closed.
     connectionTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
@@ -211,6 +219,16 @@ export async function buildApp({
       });
     },
   }).withTypeProvider<ZodTypeProvider>();
+  if (config.TRUST_PROXY === true) {
+    app.log.warn(
+      "TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which a client writes itself behind a proxy that appends: set the hop count (1 behind one proxy) or the proxies' addresses",
+    );
+  }
+  // Every answer names its request, so a complaint finds its log line ("quote this code").
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Tests check every response against its schema; a running site only writes it (decision 014).
   app.setSerializerCompiler(createResponseSerializer({ validate: config.NODE_ENV === 'test' }));

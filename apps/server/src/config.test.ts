@@ -34,6 +34,21 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
   });
 
+  it('reads TRUST_PROXY as none, a hop count, or the proxies (decision 039)', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      'loopback',
+      '::1',
+    ]);
+    for (const bad of ['nginx', '10.0.0.0/40', '1.2.3.4/8/9', '99']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000);
   });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseProxyTrust, type ProxyTrust } from './lib/proxy-trust.ts';
 
 /** `apps/server`, whether running from `src/` (tsx) or the bundle in `dist/`. */
 export const serverRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -73,10 +74,25 @@ const EnvSchema = z
       .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO currency code such as USD')
       .default('USD'),
     /**
-     * Trust `X-Forwarded-*` from a reverse proxy, so the client addresses that rate limits and
-     * holds count are the real ones. Only behind a proxy that sets them.
+     * Which reverse proxies to believe about the client's address (`X-Forwarded-For`), so the
+     * addresses that limits and holds count are the real ones, and about the request id
+     * (`X-Request-Id`). `false`: none. A hop count, `1` behind one proxy (nginx, a balancer): the
+     * address that proxy saw, the right-most entry. Or the proxies' addresses and CIDR blocks,
+     * comma-separated (`10.0.0.0/8,loopback`). `true` believes every hop, so the left-most entry,
+     * which a client writes itself behind a proxy that appends: kept for old settings, with a
+     * warning at start.
      */
-    TRUST_PROXY: booleanFromEnv.default(false),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value, ctx): ProxyTrust => {
+        const trust = parseProxyTrust(value);
+        if (trust !== null && typeof trust === 'object' && 'error' in trust) {
+          ctx.addIssue({ code: 'custom', message: trust.error });
+          return z.NEVER;
+        }
+        return trust;
+      }),
     /**
      * `redis://...`: rate-limit counters (sign-in, mail, messages, searches) shared by all
      * processes, and the live events of conversations carried between them (pub/sub); `/api/ready`

@@ -496,7 +496,7 @@ export const carHold = pgTable(
     buyerId: uuid('buyer_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    /** The address the hold was asked from (X-Forwarded-For's client only with TRUST_PROXY). */
+    /** The address the hold was asked from, an IPv6 one by its /64 (decision 039). */
     ip: text('ip').notNull(),
     heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

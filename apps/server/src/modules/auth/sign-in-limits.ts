@@ -6,6 +6,7 @@ import {
   type GiveBack,
   type Limit,
 } from '../../lib/rate-limit.ts';
+import { addressKey } from '../../lib/proxy-trust.ts';
 
 /*
  * The limits on the ways into an account (decisions 006, 012, 024): password guesses, mail sent,
@@ -45,8 +46,8 @@ export function signInLimits(config: Config, counters: CounterStore) {
     sentence: (wait: string) => string,
   ): Promise<GiveBack> =>
     spend(counters, [
-      ...(perIp ? [limit(`fail-ip:${ip}`, config.SIGN_IN_LIMIT_PER_IP, sentence)] : []),
-      limit(`fail:${email}:${ip}`, config.SIGN_IN_LIMIT_PER_ACCOUNT, sentence),
+      ...(perIp ? [limit(`fail-ip:${addressKey(ip)}`, config.SIGN_IN_LIMIT_PER_IP, sentence)] : []),
+      limit(`fail:${email}:${addressKey(ip)}`, config.SIGN_IN_LIMIT_PER_ACCOUNT, sentence),
       limit(`fail-all:${email}`, config.SIGN_IN_LIMIT_ACCOUNT_TOTAL, sentence),
     ]);
 
@@ -70,7 +71,7 @@ export function signInLimits(config: Config, counters: CounterStore) {
      */
     mail: (ip: string, addresses: string[]): Promise<GiveBack> =>
       spend(counters, [
-        limit(`mail-ip:${ip}`, config.SIGN_IN_LIMIT_PER_IP, tooManyAttempts),
+        limit(`mail-ip:${addressKey(ip)}`, config.SIGN_IN_LIMIT_PER_IP, tooManyAttempts),
         ...[...new Set(addresses.map((address) => address.toLowerCase()))].map((address) =>
           limit(`mail:${address}`, config.SIGN_IN_LIMIT_PER_ACCOUNT, tooManyAttempts),
         ),
@@ -79,8 +80,13 @@ export function signInLimits(config: Config, counters: CounterStore) {
     /** Each account brings fresh limits of its own, so the accounts one IP makes are limited. */
     signUp: (ip: string): Promise<GiveBack> =>
       spend(counters, [
-        limit(`signup-ip:${ip}`, config.SIGN_UP_LIMIT_PER_IP, tooManySignUps, HOUR_MS),
-        limit(`signup-ip-day:${ip}`, config.SIGN_UP_LIMIT_PER_IP_PER_DAY, tooManySignUps, DAY_MS),
+        limit(`signup-ip:${addressKey(ip)}`, config.SIGN_UP_LIMIT_PER_IP, tooManySignUps, HOUR_MS),
+        limit(
+          `signup-ip-day:${addressKey(ip)}`,
+          config.SIGN_UP_LIMIT_PER_IP_PER_DAY,
+          tooManySignUps,
+          DAY_MS,
+        ),
       ]),
   };
 }

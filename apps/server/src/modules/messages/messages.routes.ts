@@ -35,6 +35,7 @@ import {
   type MessagesDeps,
 } from './message-writes.ts';
 import { listReports, reportConversation, resolveReport } from './reports.service.ts';
+import { addressKey } from '../../lib/proxy-trust.ts';
 
 /**
  * Sending can also be refused for going too fast (429) or while the shared counters are away
@@ -141,7 +142,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{ deps: MessagesDeps }> = asyn
       const lastEventId = given && EVENT_NUMBER.test(given) ? Number(given) : undefined;
       // First, as it may refuse (503) in our ordinary JSON error.
       const body = deps.live.open(
-        { userId: actor.id, sessionId: actor.sessionId, ip: request.ip },
+        { userId: actor.id, sessionId: actor.sessionId, ip: addressKey(request.ip) },
         lastEventId,
       );
       // Tied to the connection before anything is awaited, whether the client went while its

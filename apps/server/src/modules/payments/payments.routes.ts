@@ -21,6 +21,7 @@ import { presentIntent, presentRecorded } from './payments.presenter.ts';
 import { handleEvent } from './webhooks.service.ts';
 import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
+import { addressKey } from '../../lib/proxy-trust.ts';
 
 export const paymentRoutes: FastifyPluginAsyncZod<{
   deps: PaymentDeps;
@@ -78,7 +79,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
         deps,
         currentUser(request),
         request.body.bookingId,
-        request.ip,
+        addressKey(request.ip),
       );
       return { reservedUntil: reservedUntil.toISOString() };
     },

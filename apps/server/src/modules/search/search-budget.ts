@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { createFairGate } from '../../lib/fair-gate.ts';
 import { formatWait, tooManyRequests, type CounterStore } from '../../lib/rate-limit.ts';
 import { withinTimeLimit } from './search.service.ts';
+import { addressKey } from '../../lib/proxy-trust.ts';
 
 export interface SearchBudgetDeps {
   database: Pick<Database, 'withStatementLimits'>;
@@ -62,7 +63,7 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
     async run(request, search) {
       // Signed in, the person; signed out (where browsing is open), their address, with a minute's
       // allowance of its own.
-      const who = request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
+      const who = request.user ? `user:${request.user.id}` : `ip:${addressKey(request.ip)}`;
       const perMinute = request.user ? deps.perMinute : deps.anonymousPerMinute;
       const runningKey = `search:running:${who}`;
       const minuteKey = `search:minute:${who}`;

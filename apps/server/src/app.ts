@@ -13,7 +13,7 @@ import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
 import { DomainEvents } from './lib/events.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
-import { acceptableRequestId, trustsPeer } from './lib/proxy-trust.ts';
+import { acceptableRequestId, fastifyTrust, trustsPeer } from './lib/proxy-trust.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
 import { createResponseSerializer } from './lib/serializer.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
@@ -194,7 +194,7 @@ export async function buildApp({
   const trustedPeer = trustsPeer(config.TRUST_PROXY);
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrust(config.TRUST_PROXY),
     forceCloseConnections: 'idle',
     // Unique across processes, so the id a client reports finds one request in the logs; a
     // trusted proxy's own (nginx's $request_id) is kept, so its log and ours share it.

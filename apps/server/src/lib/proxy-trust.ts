@@ -48,6 +48,18 @@ export function parseProxyTrust(value: string): ProxyTrust | { error: string } {
   return entries;
 }
 
+/**
+ * What Fastify is given: it walks `X-Forwarded-For` from the right while a hop is trusted. A hop
+ * count is a function, as Fastify reads a bare number as "trust no hop" (it cannot tell a proxy
+ * from a client that connects directly: a server behind a hop count must be reachable only
+ * through its proxies).
+ */
+export function fastifyTrust(
+  trust: ProxyTrust,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Whether the socket's peer is a trusted proxy, whose `X-Request-Id` the server keeps. */
 export function trustsPeer(trust: ProxyTrust): (peer: string | undefined) => boolean {
   if (trust === false) return () => false;

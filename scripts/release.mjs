@@ -2,7 +2,8 @@
 // and release/carmarket-<version>.tgz, a folder that runs with `node server.js` and nothing
 // else of the repository (decision 043):
 //
-//   server.js, create-admin.js      start the bundle (it finds everything relative to itself)
+//   server.js, create-admin.js ...  start the bundle's programs (each finds everything relative
+//                                   to itself)
 //   apps/server/dist/               the server bundle, the admin command, the VIN decoder's process
 //   apps/server/src/db/migrations/  what the server migrates with at start (config.ts)
 //   apps/web/dist/, dist-ssr/       the web build (precompressed .br/.gz beside each file)
@@ -75,28 +76,33 @@ copy('apps/web/dist');
 copy('apps/web/dist-ssr');
 copy('deploy');
 if (fs.existsSync(at('LICENSE'))) copy('LICENSE');
-fs.writeFileSync(
-  path.join(out, 'server.js'),
-  "// Starts CarMarket: `node server.js` (settings from the environment, docs/configuration.md).\nimport './apps/server/dist/server.js';\n",
-);
-fs.writeFileSync(
-  path.join(out, 'create-admin.js'),
-  "// Makes or promotes an admin account: `node create-admin.js` (as `npm run create-admin`).\nimport './apps/server/dist/create-admin.js';\n",
-);
+// One launcher at the top for each program of the bundle (build.mjs's entry points): server.js,
+// create-admin.js and any command added beside them.
+const bundleDir = path.join(out, 'apps/server/dist');
+const programs = fs.readdirSync(bundleDir).filter((file) => file.endsWith('.js'));
+for (const program of programs) {
+  fs.writeFileSync(
+    path.join(out, program),
+    `// \`node ${program}\` runs apps/server/dist/${program} (settings from the environment, docs/configuration.md).\nimport './apps/server/dist/${program}';\n`,
+  );
+}
 
 // The packages the bundle leaves external: every dependency of the server and of the shared
 // package (build.mjs bundles only @carmarket/*), at the version installed here.
-const manifests = [at('apps/server/package.json'), at('packages/shared/package.json')].map((file) =>
-  JSON.parse(fs.readFileSync(file, 'utf8')),
-);
 const dependencies = {};
-for (const manifest of manifests) {
+for (const workspace of ['apps/server', 'packages/shared']) {
+  const manifest = JSON.parse(fs.readFileSync(at(workspace, 'package.json'), 'utf8'));
   for (const dependency of Object.keys(manifest.dependencies ?? {})) {
     if (dependency.startsWith('@carmarket/')) continue;
-    const installed = JSON.parse(
-      fs.readFileSync(at('node_modules', dependency, 'package.json'), 'utf8'),
-    );
-    dependencies[dependency] = installed.version;
+    // Where Node finds it from the workspace: its own node_modules, else the root's.
+    const installed = [at(workspace, 'node_modules', dependency), at('node_modules', dependency)]
+      .map((folder) => path.join(folder, 'package.json'))
+      .find((file) => fs.existsSync(file));
+    if (!installed) {
+      console.error(`release: ${dependency} is not installed; run \`npm ci\` first`);
+      process.exit(1);
+    }
+    dependencies[dependency] = JSON.parse(fs.readFileSync(installed, 'utf8')).version;
   }
 }
 
@@ -106,9 +112,10 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const packageOf = (specifier) =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
 const analysis = await build({
-  entryPoints: ['server.js', 'create-admin.js', 'vin-worker.mjs'].map((file) =>
-    path.join(out, 'apps/server/dist', file),
-  ),
+  entryPoints: fs
+    .readdirSync(bundleDir)
+    .filter((file) => /\.m?js$/.test(file))
+    .map((file) => path.join(bundleDir, file)),
   bundle: true,
   write: false,
   metafile: true,
@@ -150,7 +157,14 @@ fs.writeFileSync(
       license: rootPackage.license,
       type: 'module',
       engines: rootPackage.engines,
-      scripts: { start: 'node server.js', 'create-admin': 'node create-admin.js' },
+      // The repository's install-script policy (better-sqlite3's build is not wanted, decision 033).
+      allowScripts: rootPackage.allowScripts,
+      scripts: Object.fromEntries(
+        programs.map((program) => [
+          program === 'server.js' ? 'start' : program.replace(/\.js$/, ''),
+          `node ${program}`,
+        ]),
+      ),
       dependencies: Object.fromEntries(Object.entries(dependencies).sort()),
     },
     null,

@@ -24,3 +24,4 @@ export * from './schemas/messages.ts';
 export * from './schemas/my-listings.ts';
 export * from './schemas/seller.ts';
 export * from './schemas/seo.ts';
+export * from './schemas/exports.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ADMIN_EXPORT_TABLES,
   AcknowledgedCountSchema,
   AcknowledgedSchema,
   AdminUserListSchema,
@@ -25,6 +26,9 @@ import {
 } from './admin.service.ts';
 import { presentMyListing } from '../listings/listings.presenter.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
+import { tableCsv } from './admin-exports.ts';
+import { downloadsEndedAtClose } from '../../lib/downloads.ts';
+import { z } from 'zod';
 
 export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -145,4 +149,32 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       return { acknowledged: true as const };
     },
   );
+
+  // The tables as CSV for an operator's spreadsheet (decision 042), streamed a page at a time.
+  const endedAtClose = downloadsEndedAtClose(app);
+  for (const table of ADMIN_EXPORT_TABLES) {
+    app.get(
+      `/admin/exports/${table}.csv`,
+      {
+        preValidation: adminOnly,
+        schema: {
+          tags: ['admin'],
+          summary: `Every ${table === 'cars' ? 'car' : table.slice(0, -1)} as CSV (admins), streamed`,
+          description:
+            'RFC 4180 CSV with a header line; a text cell starting with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it.',
+          produces: ['text/csv'],
+          // The body is CSV text, never serialized.
+          response: { 200: z.unknown(), ...errorResponses },
+        },
+      },
+      async (_request, reply) => {
+        const stamp = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="carmarket-${table}-${stamp}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(endedAtClose(tableCsv(db, table)));
+      },
+    );
+  }
 };

@@ -83,6 +83,11 @@ export const ACCESS: Record<string, string> = {
   'DELETE /api/user/remove/{id}': '401 403 403 403 403 403 200 401',
   'GET /api/users/{id}/listings': '401 403 403 403 403 403 200 401',
   'GET /api/audit': '401 403 403 403 403 403 200 401',
+  // Whole tables as CSV (decision 042): the administration's.
+  'GET /api/admin/exports/users.csv': '401 403 403 403 403 403 200 401',
+  'GET /api/admin/exports/cars.csv': '401 403 403 403 403 403 200 401',
+  'GET /api/admin/exports/bookings.csv': '401 403 403 403 403 403 200 401',
+  'GET /api/admin/exports/payouts.csv': '401 403 403 403 403 403 200 401',
   'POST /api/listings/{id}/remove': '401 403 403 403 403 403 200 401',
   'GET /api/stats': '401 200 200 200 200 200 200 401',
   // A car's stats: its seller's and admins'; another seller's car does not exist for them.

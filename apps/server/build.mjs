@@ -1,10 +1,15 @@
-// Bundles the server into dist/server.js and the admin command into dist/create-admin.js. Our own workspace code (TypeScript) is bundled in;
+// Bundles the server into dist/server.js and the commands into dist/create-admin.js, backup.js and restore.js. Our own workspace code (TypeScript) is bundled in;
 // every npm dependency stays external and is loaded from node_modules at run time.
 import { copyFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { server: 'src/server.ts', 'create-admin': 'src/cli/create-admin.ts' },
+  entryPoints: {
+    server: 'src/server.ts',
+    'create-admin': 'src/cli/create-admin.ts',
+    backup: 'src/cli/backup.ts',
+    restore: 'src/cli/restore.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './pglite-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -36,6 +37,8 @@ export interface Database {
    */
   withStatementLimits<T>(limits: StatementLimits, work: (db: Db) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** PostgreSQL only: the pool's connections and the callers waiting for one (GET /metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Embedded PGlite only: the whole data directory as a tar, for tests to start from. */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
@@ -56,6 +59,8 @@ export interface DatabaseOptions {
   pgliteDump?: Blob | undefined;
   poolSize: number;
   migrationsDir: string;
+  /** Told each statement's time in ms, as the driver saw it (the metrics, decision 040). */
+  onQuery?: ((ms: number) => void) | undefined;
 }
 
 const STARTUP_LOCK_KEY = 7_304_190_211;
@@ -78,15 +83,20 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     parsers: DRIZZLE_PARSERS,
     ...(options.pgliteDump && { loadDataDir: options.pgliteDump }),
   };
+  const onDisk = !options.pgliteDir.startsWith('memory://');
+  // One process may open an embedded database (decision 041): a second would corrupt it.
+  const unlock = onDisk ? await lockDataDir(options.pgliteDir) : async () => {};
   const fresh =
-    !options.pgliteDir.startsWith('memory://') &&
-    !(await fs.stat(path.join(options.pgliteDir, 'PG_VERSION')).catch(() => null));
-  if (fresh) {
+    onDisk && !(await fs.stat(path.join(options.pgliteDir, 'PG_VERSION')).catch(() => null));
+  if (fresh && !options.pgliteDump) {
     // Creating the database (initdb) leaves ~500 MB of WASM memory that PGlite keeps while the
     // instance lives: create it, close it, and open it again without that.
     await (await PGlite.create(options.pgliteDir, pgliteOptions)).close();
   }
-  const client = dropRepeatedParsers(await PGlite.create(options.pgliteDir, pgliteOptions));
+  const client = dropRepeatedParsers(
+    await PGlite.create(options.pgliteDir, pgliteOptions),
+    options.onQuery,
+  );
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -100,7 +110,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
       await client.query('select 1');
     },
     dump: () => client.dumpDataDir('none'),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
   };
 }
 
@@ -145,12 +158,20 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
   }
   return stripped;
 }
-/** The instance, and each transaction it opens, sending queries without Drizzle's parsers. */
-function dropRepeatedParsers(client: PGlite): PGlite {
+/**
+ * The instance, and each transaction it opens, sending queries without Drizzle's parsers (and
+ * timing each for `onQuery`).
+ */
+function dropRepeatedParsers(client: PGlite, onQuery?: (ms: number) => void): PGlite {
   const stripQuery = (handle: Pick<Transaction, 'query'>) => {
     const query = handle.query.bind(handle);
-    handle.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-      query(text, params, withoutDrizzleParsers(options))) as typeof handle.query;
+    handle.query = (
+      onQuery
+        ? (text: string, params?: unknown[], options?: QueryOptions) =>
+            timed(query(text, params, withoutDrizzleParsers(options)), onQuery)
+        : (text: string, params?: unknown[], options?: QueryOptions) =>
+            query(text, params, withoutDrizzleParsers(options))
+    ) as typeof handle.query;
   };
   stripQuery(client);
   const transaction = client.transaction.bind(client);
@@ -160,6 +181,30 @@ function dropRepeatedParsers(client: PGlite): PGlite {
       return work(tx);
     });
   return client;
+}
+
+/** `onQuery` is told how long the statement took once it settles; answers the same promise. */
+function timed<T>(result: Promise<T>, onQuery: (ms: number) => void): Promise<T> {
+  const started = performance.now();
+  const done = () => onQuery(performance.now() - started);
+  result.then(done, done);
+  return result;
+}
+
+/**
+ * Times the statements sent with a promise (Drizzle's, the pool's own and each checked-out
+ * client's) for `onQuery`. The pool's `query` hands its client a callback, which is left as it
+ * is: that statement is timed once, by the pool's wrapper.
+ */
+function timeQueries(
+  handle: { query: (...args: never[]) => unknown },
+  onQuery: (ms: number) => void,
+) {
+  const query = handle.query.bind(handle) as (...args: unknown[]) => unknown;
+  handle.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise ? timed(result, onQuery) : result;
+  }) as typeof handle.query;
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
@@ -177,7 +222,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // without a listener that kills the process. The pool listens while a client is idle; this one
   // covers it while a request holds it (its queries fail, and the pool drops it when released).
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    if (options.onQuery) timeQueries(client, options.onQuery);
+  });
+  if (options.onQuery) timeQueries(pool, options.onQuery);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
 
   // One Drizzle handle per pooled connection, kept while the connection lives, so statements
@@ -230,6 +279,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
 }

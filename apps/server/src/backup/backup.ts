@@ -1,0 +1,600 @@
+// Backups that restore (decision 041): one tar archive holding the database, the photos of
+// local storage and a manifest; `npm run backup` and `npm run restore` (cli/) call these.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { create as createTar, extract as extractTar } from 'tar';
+import { serverRoot, type Config } from '../config.ts';
+import { openDatabase, queryRows } from '../db/client.ts';
+
+const run = promisify(execFile);
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+export const ARCHIVE_FORMAT = 'carmarket-backup/1';
+const MANIFEST = 'manifest.json';
+const POSTGRES_DUMP = 'database.dump';
+const PGLITE_DUMP = 'pglite-datadir.tgz';
+const UPLOADS = 'uploads';
+const UPLOADS_LIST = 'uploads.sha256';
+const AUTH_SECRET = 'auth-secret';
+
+/** What `backup` and `restore` work on: the server's own settings (config.ts). */
+export interface BackupTarget {
+  /** PostgreSQL; without it, the embedded database in `$DATA_DIR/db`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  migrationsDir: string;
+  /** `s3`: the photos are in the bucket, which keeps its own copies; the archive holds none. */
+  photos: { storage: 'local' } | { storage: 's3'; bucket: string; prefix: string };
+  /** BETTER_AUTH_SECRET is set: no `$DATA_DIR/auth-secret` to keep. */
+  authSecretFromEnvironment: boolean;
+}
+
+export function backupTargetOf(config: Config): BackupTarget {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    migrationsDir: config.migrationsDir,
+    photos:
+      config.STORAGE_DRIVER === 's3'
+        ? { storage: 's3', bucket: config.S3_BUCKET ?? '', prefix: config.S3_PREFIX }
+        : { storage: 'local' },
+    authSecretFromEnvironment: config.BETTER_AUTH_SECRET !== undefined,
+  };
+}
+
+export interface Manifest {
+  format: typeof ARCHIVE_FORMAT;
+  carmarketVersion: string;
+  /** When the database's snapshot was taken. */
+  createdAt: string;
+  database: { kind: 'postgres' | 'pglite'; file: string; serverVersion: string };
+  /** The latest migration applied to the database (drizzle's `__drizzle_migrations`). */
+  schemaVersion: { migration: string | null; createdAt: number };
+  /** Rows per table (`schema.table`) in the snapshot the archive holds. */
+  rowCounts: Record<string, number>;
+  photos:
+    | { storage: 'local'; files: number; bytes: number }
+    | { storage: 's3'; bucket: string; prefix: string; note: string };
+  /** Where the secret that signs sessions and encrypts the token keys came from. */
+  authSecret: 'file' | 'environment' | 'none';
+  /** sha256 (hex) of each part; each photo's is in `uploads.sha256` (`sha256sum -c` format). */
+  checksums: Record<string, string>;
+}
+
+/** A refusal or failure to tell the operator as it is, without a stack. */
+export class BackupError extends Error {
+  override name = 'BackupError';
+}
+
+export interface BackupOptions {
+  /** Tests: runs while pg_dump runs, after the snapshot was taken (writes it must not see). */
+  duringDump?: () => Promise<void>;
+}
+
+/** Writes the archive to `outFile` (via a temporary name beside it); answers its manifest. */
+export async function backup(
+  target: BackupTarget,
+  outFile: string,
+  options: BackupOptions = {},
+): Promise<Manifest> {
+  const staging = await fs.mkdtemp(path.join(path.dirname(outFile), '.carmarket-backup-'));
+  try {
+    const database = target.databaseUrl
+      ? await dumpPostgres(target.databaseUrl, target.migrationsDir, staging, options)
+      : await dumpPglite(target, staging);
+    const checksums: Record<string, string> = {
+      [database.file]: await sha256File(path.join(staging, database.file)),
+    };
+    // After the snapshot: every photo it refers to is here (photos are never rewritten, and a
+    // photo uploaded since is an unused extra).
+    let photos: Manifest['photos'];
+    if (target.photos.storage === 's3') {
+      photos = {
+        ...target.photos,
+        note: 'The photos are in the bucket, not in this archive: back the bucket up with its own versioning or replication.',
+      };
+    } else {
+      const staged = await stageUploads(path.join(target.dataDir, UPLOADS), staging);
+      checksums[UPLOADS_LIST] = await sha256File(path.join(staging, UPLOADS_LIST));
+      photos = { storage: 'local', ...staged };
+    }
+    let authSecret: Manifest['authSecret'] = target.authSecretFromEnvironment
+      ? 'environment'
+      : 'none';
+    if (!target.authSecretFromEnvironment) {
+      const copied = await fs
+        .copyFile(path.join(target.dataDir, AUTH_SECRET), path.join(staging, AUTH_SECRET))
+        .then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code === 'ENOENT') return false;
+            throw error;
+          },
+        );
+      if (copied) {
+        authSecret = 'file';
+        checksums[AUTH_SECRET] = await sha256File(path.join(staging, AUTH_SECRET));
+      }
+    }
+    const manifest: Manifest = {
+      format: ARCHIVE_FORMAT,
+      carmarketVersion: await carmarketVersion(),
+      createdAt: database.createdAt,
+      database: { kind: database.kind, file: database.file, serverVersion: database.serverVersion },
+      schemaVersion: database.schemaVersion,
+      rowCounts: database.rowCounts,
+      photos,
+      authSecret,
+      checksums,
+    };
+    await fs.writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    const entries = [MANIFEST, database.file, ...Object.keys(checksums).slice(1)];
+    if (photos.storage === 'local') entries.push(UPLOADS);
+    const partial = `${outFile}.partial`;
+    await createTar({ file: partial, cwd: staging, portable: true }, entries);
+    await fs.rename(partial, outFile);
+    return manifest;
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}
+
+interface DatabaseDump {
+  kind: 'postgres' | 'pglite';
+  file: string;
+  createdAt: string;
+  serverVersion: string;
+  schemaVersion: Manifest['schemaVersion'];
+  rowCounts: Record<string, number>;
+}
+
+/**
+ * pg_dump's custom format from a snapshot this connection exported, so the row counts taken in
+ * the same transaction are exactly what the dump holds, whatever the site writes meanwhile.
+ */
+async function dumpPostgres(
+  url: string,
+  migrationsDir: string,
+  staging: string,
+  options: BackupOptions,
+): Promise<DatabaseDump> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin transaction isolation level repeatable read read only');
+    const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id'))
+      .rows[0]!.id;
+    const facts = await client.query<{ now: Date; version: string }>(
+      "select now() as now, current_setting('server_version') as version",
+    );
+    const query = async <T>(text: string) => (await client.query(text)).rows as T[];
+    const schemaVersion = await readSchemaVersion(query, migrationsDir);
+    const dumped = runTool('pg_dump', [
+      '--format=custom',
+      `--snapshot=${snapshot}`,
+      `--file=${path.join(staging, POSTGRES_DUMP)}`,
+      `--dbname=${url}`,
+    ]);
+    // The counts and the test's writes run while pg_dump reads the same snapshot.
+    const [, rowCounts] = await Promise.all([dumped, countRows(query), options.duringDump?.()]);
+    await client.query('commit');
+    return {
+      kind: 'postgres',
+      file: POSTGRES_DUMP,
+      createdAt: facts.rows[0]!.now.toISOString(),
+      serverVersion: facts.rows[0]!.version,
+      schemaVersion,
+      rowCounts,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * PGlite's own dump of its data directory, opened as the server opens it: while a server has it
+ * open, its lock refuses (db/pglite-lock.ts).
+ */
+async function dumpPglite(target: BackupTarget, staging: string): Promise<DatabaseDump> {
+  const dir = path.join(target.dataDir, 'db');
+  if (!(await exists(path.join(dir, 'PG_VERSION')))) {
+    throw new BackupError(`There is no embedded database in ${dir} to back up.`);
+  }
+  const database = await openDatabase({
+    url: undefined,
+    pgliteDir: dir,
+    poolSize: 1,
+    migrationsDir: target.migrationsDir,
+  });
+  try {
+    const createdAt = new Date().toISOString();
+    const query = <T>(text: string) => queryRows<T>(database.db, sql.raw(text));
+    const [{ version }] = (await query<{ version: string }>(
+      "select current_setting('server_version') as version",
+    )) as [{ version: string }];
+    const schemaVersion = await readSchemaVersion(query, target.migrationsDir);
+    const rowCounts = await countRows(query);
+    const dump = await database.dump!();
+    await fs.writeFile(
+      path.join(staging, PGLITE_DUMP),
+      await gzipAsync(new Uint8Array(await dump.arrayBuffer())),
+    );
+    return {
+      kind: 'pglite',
+      file: PGLITE_DUMP,
+      createdAt,
+      serverVersion: `${version} (PGlite)`,
+      schemaVersion,
+      rowCounts,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+type Query = <T>(text: string) => Promise<T[]>;
+
+async function readSchemaVersion(
+  query: Query,
+  migrationsDir: string,
+): Promise<Manifest['schemaVersion']> {
+  const [latest] = await query<{ created_at: string | number }>(
+    'select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1',
+  ).catch(() => []);
+  if (!latest) throw new BackupError('The database has no CarMarket schema (no migrations ran).');
+  const createdAt = Number(latest.created_at);
+  const known = (await migrationJournal(migrationsDir)).find((entry) => entry.when === createdAt);
+  return { migration: known?.tag ?? null, createdAt };
+}
+
+/** Every table's rows, in the schemas CarMarket writes (`public`, and drizzle's own). */
+async function countRows(query: Query): Promise<Record<string, number>> {
+  const tables = await query<{ schemaname: string; tablename: string }>(
+    "select schemaname, tablename from pg_tables where schemaname in ('public', 'drizzle') order by 1, 2",
+  );
+  const counts: Record<string, number> = {};
+  for (const { schemaname, tablename } of tables) {
+    const [row] = await query<{ n: string | number }>(
+      `select count(*) as n from "${schemaname}"."${tablename}"`,
+    );
+    counts[`${schemaname}.${tablename}`] = Number(row!.n);
+  }
+  return counts;
+}
+
+/**
+ * Hard links of the photos into `staging/uploads` (a copy across file systems), so a photo
+ * deleted while the archive is written is still whole in it; and their sums, `sha256sum` style.
+ */
+async function stageUploads(
+  uploadsDir: string,
+  staging: string,
+): Promise<{ files: number; bytes: number }> {
+  const into = path.join(staging, UPLOADS);
+  await fs.mkdir(into);
+  const names = (await fs.readdir(uploadsDir).catch(() => [] as string[]))
+    .filter((name) => !name.endsWith('.tmp'))
+    .sort();
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const name of names) {
+    const from = path.join(uploadsDir, name);
+    const to = path.join(into, name);
+    try {
+      if (!(await fs.stat(from)).isFile()) continue;
+      await fs.link(from, to).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') throw error;
+        await fs.copyFile(from, to);
+      });
+    } catch (error) {
+      // Deleted since it was listed.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    bytes += (await fs.stat(to)).size;
+    lines.push(`${await sha256File(to)}  ${UPLOADS}/${name}`);
+  }
+  await fs.writeFile(path.join(staging, UPLOADS_LIST), lines.map((l) => `${l}\n`).join(''));
+  return { files: lines.length, bytes };
+}
+
+export interface RestoreResult {
+  manifest: Manifest;
+  /** Migrations this code ran after the restore (the archive was from an older version). */
+  migrated: number;
+}
+
+/**
+ * Restores the archive into an empty database and data directory: refuses a non-empty one, an
+ * archive from a newer schema or of the other database kind, and any checksum that does not
+ * match, before it writes anything; then restores, checks the row counts and migrates.
+ */
+export async function restore(target: BackupTarget, inFile: string): Promise<RestoreResult> {
+  await fs.mkdir(target.dataDir, { recursive: true });
+  await refuseNonEmpty(target);
+  const staging = await fs.mkdtemp(path.join(target.dataDir, '.carmarket-restore-'));
+  try {
+    await extractTar({ file: inFile, cwd: staging }).catch((error: Error) => {
+      throw new BackupError(`${inFile} is not a readable backup archive: ${error.message}`);
+    });
+    const manifest = await readManifest(staging);
+    const kind = target.databaseUrl ? 'postgres' : 'pglite';
+    if (manifest.database.kind !== kind) {
+      throw new BackupError(
+        `The archive holds ${manifest.database.kind === 'postgres' ? 'a PostgreSQL' : 'an embedded (PGlite)'} database; ` +
+          `this restore is into ${kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'the embedded database (no DATABASE_URL)'}. Restore into the same kind.`,
+      );
+    }
+    const journal = await migrationJournal(target.migrationsDir);
+    const latest = journal.at(-1)!;
+    if (manifest.schemaVersion.createdAt > latest.when) {
+      throw new BackupError(
+        `The archive's schema (${manifest.schemaVersion.migration ?? 'unknown migration'}) is newer than this CarMarket knows ` +
+          `(${latest.tag}): restore it with the version that made it (CarMarket ${manifest.carmarketVersion}) or a later one.`,
+      );
+    }
+    await verifyChecksums(staging, manifest);
+    if (manifest.authSecret === 'file') await placeAuthSecret(target, staging);
+
+    let pgliteDump: Blob | undefined;
+    if (target.databaseUrl) {
+      await restorePostgres(target.databaseUrl, path.join(staging, manifest.database.file));
+    } else {
+      // Loaded as the database opens, below.
+      const dump = await gunzipAsync(await fs.readFile(path.join(staging, manifest.database.file)));
+      pgliteDump = new Blob([new Uint8Array(dump)]);
+    }
+    if (manifest.photos.storage === 'local') {
+      const uploadsDir = path.join(target.dataDir, UPLOADS);
+      await fs.rmdir(uploadsDir).catch(() => {}); // empty, or absent (refuseNonEmpty)
+      await fs.rename(path.join(staging, UPLOADS), uploadsDir);
+    }
+
+    const database = await openDatabase({
+      url: target.databaseUrl,
+      pgliteDir: path.join(target.dataDir, 'db'),
+      pgliteDump,
+      poolSize: 2,
+      migrationsDir: target.migrationsDir,
+    });
+    try {
+      const query = <T>(text: string) => queryRows<T>(database.db, sql.raw(text));
+      const counts = await countRows(query);
+      const differing = Object.keys({ ...counts, ...manifest.rowCounts }).filter(
+        (table) => counts[table] !== manifest.rowCounts[table],
+      );
+      if (differing.length > 0) {
+        throw new BackupError(
+          `The restored database's row counts differ from the manifest's in ${differing.join(', ')}.`,
+        );
+      }
+      const before = counts['drizzle.__drizzle_migrations'] ?? 0;
+      await database.withStartupLock(() => database.migrate());
+      const [after] = await query<{ n: string | number }>(
+        'select count(*) as n from drizzle.__drizzle_migrations',
+      );
+      return { manifest, migrated: Number(after!.n) - before };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}
+
+async function refuseNonEmpty(target: BackupTarget): Promise<void> {
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(
+        `select n.nspname || '.' || c.relname as name from pg_class c
+           join pg_namespace n on n.oid = c.relnamespace
+          where c.relkind in ('r', 'p', 'v', 'm', 'S')
+            and n.nspname not in ('pg_catalog', 'information_schema')
+            and n.nspname not like 'pg\\_%'
+          limit 3`,
+      );
+      if (rows.length > 0) {
+        throw new BackupError(
+          `The database in DATABASE_URL is not empty (it has ${rows.map((r) => r.name).join(', ')}...). ` +
+            'Restore into a new, empty database: createdb, then point DATABASE_URL at it.',
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  } else {
+    const dir = path.join(target.dataDir, 'db');
+    if ((await fs.readdir(dir).catch(() => [])).length > 0) {
+      throw new BackupError(
+        `${dir} already holds an embedded database. Restore into an empty DATA_DIR.`,
+      );
+    }
+  }
+  const uploadsDir = path.join(target.dataDir, UPLOADS);
+  if ((await fs.readdir(uploadsDir).catch(() => [])).length > 0) {
+    throw new BackupError(
+      `${uploadsDir} is not empty. Restore into an empty DATA_DIR (or move the photos away).`,
+    );
+  }
+}
+
+async function readManifest(staging: string): Promise<Manifest> {
+  const text = await fs.readFile(path.join(staging, MANIFEST), 'utf8').catch(() => {
+    throw new BackupError('The archive has no manifest.json: it is not a CarMarket backup.');
+  });
+  const manifest = JSON.parse(text) as Manifest;
+  if (manifest.format !== ARCHIVE_FORMAT) {
+    throw new BackupError(
+      `The archive's format is ${String(manifest.format)}, not ${ARCHIVE_FORMAT}.`,
+    );
+  }
+  return manifest;
+}
+
+/** Each part against the manifest, then each photo against `uploads.sha256`, exactly. */
+async function verifyChecksums(staging: string, manifest: Manifest): Promise<void> {
+  for (const [file, expected] of Object.entries(manifest.checksums)) {
+    const actual = await sha256File(path.join(staging, file)).catch(() => 'missing');
+    if (actual !== expected) {
+      throw new BackupError(
+        `${file} in the archive does not match its checksum (${actual === 'missing' ? 'missing' : 'changed'}): the archive is damaged. Nothing was restored.`,
+      );
+    }
+  }
+  if (manifest.photos.storage !== 'local') return;
+  const listed = new Map(
+    (await fs.readFile(path.join(staging, UPLOADS_LIST), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [sum, name] = line.split(/ {2}/) as [string, string];
+        return [path.basename(name), sum];
+      }),
+  );
+  const present = await fs.readdir(path.join(staging, UPLOADS)).catch(() => [] as string[]);
+  const unlisted = present.filter((name) => !listed.has(name));
+  const damaged: string[] = [];
+  for (const [name, sum] of listed) {
+    const actual = await sha256File(path.join(staging, UPLOADS, name)).catch(() => 'missing');
+    if (actual !== sum) damaged.push(name);
+  }
+  if (damaged.length > 0 || unlisted.length > 0) {
+    throw new BackupError(
+      `Photos in the archive do not match uploads.sha256 (${[...damaged, ...unlisted].slice(0, 3).join(', ')}): the archive is damaged. Nothing was restored.`,
+    );
+  }
+}
+
+async function placeAuthSecret(target: BackupTarget, staging: string): Promise<void> {
+  if (target.authSecretFromEnvironment) return; // BETTER_AUTH_SECRET wins; the docs say to keep it
+  const file = path.join(target.dataDir, AUTH_SECRET);
+  const archived = await fs.readFile(path.join(staging, AUTH_SECRET), 'utf8');
+  const present = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (present !== undefined && present.trim() !== archived.trim()) {
+    throw new BackupError(
+      `${file} differs from the archive's: sessions and the API's token keys need the archived one. Remove ${file}, then restore again.`,
+    );
+  }
+  await fs.writeFile(file, archived, { mode: 0o600 });
+}
+
+/**
+ * earthdistance's `ll_to_earth` names the `earth` type and function without their schema, and
+ * pg_restore runs with an empty search_path: rebuilding the car-distance index
+ * (`listing_onsale_place_idx`) fails with 'type "earth" does not exist'. Created first, with its
+ * search_path set on the function, the index builds (the dump's CREATE EXTENSION IF NOT EXISTS
+ * then does nothing).
+ */
+async function prepareExtensions(client: pg.Client): Promise<void> {
+  await client.query('create extension if not exists cube');
+  await client.query('create extension if not exists earthdistance');
+  const { rows } = await client.query<{ schema: string; cube: string }>(
+    `select quote_ident(e.nspname) as schema, quote_ident(c.nspname) as cube
+       from pg_extension x join pg_namespace e on e.oid = x.extnamespace,
+            pg_extension y join pg_namespace c on c.oid = y.extnamespace
+      where x.extname = 'earthdistance' and y.extname = 'cube'`,
+  );
+  const { schema, cube } = rows[0]!;
+  await client.query(
+    `alter function ${schema}.ll_to_earth(float8, float8) set search_path = ${schema}, ${cube}`,
+  );
+}
+
+/**
+ * pg_restore in one transaction (a failed restore leaves the database empty, to try again),
+ * without owners or grants (the target's role owns everything), nor the extensions' comments
+ * (only their owner, a superuser, may set those); then ANALYZE, which pg_restore leaves undone.
+ */
+async function restorePostgres(url: string, dump: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await prepareExtensions(client);
+  } catch (error) {
+    throw new BackupError(
+      `Could not create the cube and earthdistance extensions in the new database: ${(error as Error).message}. ` +
+        'Create them as a superuser (create extension cube; create extension earthdistance), or give the role the right to, then restore again.',
+    );
+  } finally {
+    await client.end();
+  }
+  const { stdout } = await runTool('pg_restore', ['--list', dump]);
+  const list = `${dump}.list`;
+  await fs.writeFile(
+    list,
+    stdout
+      .split('\n')
+      .filter((line) => !/ COMMENT - EXTENSION /.test(line))
+      .join('\n'),
+  );
+  await runTool('pg_restore', [
+    '--single-transaction',
+    '--exit-on-error',
+    '--no-owner',
+    '--no-privileges',
+    `--use-list=${list}`,
+    `--dbname=${url}`,
+    dump,
+  ]);
+  const analyzing = new pg.Client({ connectionString: url });
+  await analyzing.connect();
+  try {
+    await analyzing.query('analyze');
+  } finally {
+    await analyzing.end();
+  }
+}
+
+function runTool(command: string, args: string[]): Promise<{ stdout: string }> {
+  return run(command, args, { maxBuffer: 256 * 1024 * 1024 }).catch(
+    (error: NodeJS.ErrnoException & { stderr?: string }) => {
+      if (error.code === 'ENOENT') {
+        throw new BackupError(
+          `${command} was not found: install the PostgreSQL client tools (the same major version as the server, or newer).`,
+        );
+      }
+      throw new BackupError(`${command} failed: ${(error.stderr ?? error.message).trim()}`);
+    },
+  );
+}
+
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+async function migrationJournal(migrationsDir: string): Promise<JournalEntry[]> {
+  const text = await fs.readFile(path.join(migrationsDir, 'meta/_journal.json'), 'utf8');
+  return (JSON.parse(text) as { entries: JournalEntry[] }).entries;
+}
+
+/** The project's version (its root package.json; the server's, where only that ships). */
+async function carmarketVersion(): Promise<string> {
+  for (const file of ['../../package.json', 'package.json']) {
+    const text = await fs.readFile(path.join(serverRoot, file), 'utf8').catch(() => undefined);
+    if (text) return (JSON.parse(text) as { version: string }).version;
+  }
+  return 'unknown';
+}

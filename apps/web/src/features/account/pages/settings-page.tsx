@@ -7,6 +7,7 @@ import { usePage } from '../../../lib/page';
 import { toast } from '../../../lib/toast';
 import { AddRoleCard, useSession } from '../../auth';
 import { useSignInMethods } from '../api/sign-in-methods';
+import { DataSection } from '../components/data-section';
 import { DeleteSection } from '../components/delete-section';
 import { DevicesSection } from '../components/devices-section';
 import { EmailSection } from '../components/email-section';
@@ -53,7 +54,7 @@ function missingRole(roles: Parameters<typeof holdsRole>[0]) {
 
 /**
  * `/dashboard/settings`, everyone signed in: profile, email address, password, selling (or
- * buying), signed-in devices, and leaving.
+ * buying), signed-in devices, your data, and leaving.
  */
 export function SettingsPage() {
   usePage({ title: 'My account' });
@@ -69,7 +70,7 @@ export function SettingsPage() {
       <p className="section-eyebrow">Account</p>
       <h1 className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">My account</h1>
       <p className="mt-3 text-lg text-muted">
-        Your profile, how you sign in, where you are signed in, and leaving.
+        Your profile, how you sign in, where you are signed in, your data, and leaving.
       </p>
       {outcome && (
         <div className="mt-6">
@@ -82,6 +83,7 @@ export function SettingsPage() {
         <PasswordSection user={user} hasPassword={hasPassword} />
         {addable && <AddRoleCard role={addable} />}
         <DevicesSection />
+        <DataSection />
         <DeleteSection user={user} hasPassword={hasPassword} />
       </div>
     </div>

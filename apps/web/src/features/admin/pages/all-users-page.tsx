@@ -7,6 +7,7 @@ import { usePage } from '../../../lib/page';
 import { toast } from '../../../lib/toast';
 import { useUsers, useVerifyUser, type UserRoleFilter } from '../api/users';
 import { DeleteUserDialog } from '../components/delete-user-dialog';
+import { ExportLinks } from '../components/export-links';
 import { Pagination } from '../components/pagination';
 import { UserCards, UsersTable } from '../components/users-list';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -154,6 +155,7 @@ function UsersPage({ role }: { role: UserRoleFilter }) {
         Cars lists everything they listed, to remove a car with a reason. Deleting an account signs
         the person out and takes their cars off sale.
       </p>
+      <ExportLinks />
 
       <form
         role="search"

@@ -412,7 +412,48 @@ async function main() {
   if (untar.status !== 0) throw new Error(`could not unpack ${tarball}: ${untar.stderr}`);
   console.log(`release ${path.relative(root, tarball)} unpacked in ${app}`);
 
-  // 2. A database and a Redis database of the run's own.
+  // 2. On its own, as a first start on a laptop: no settings, the embedded database in ./data.
+  await check(
+    'the release starts alone from an empty folder (embedded database) and serves the home page',
+    async () => {
+      const empty = path.join(work, 'alone');
+      fs.mkdirSync(empty);
+      const port = await freePort();
+      const alone = startProcess(
+        `the process on the embedded database (port ${port})`,
+        process.execPath,
+        [path.join(app, 'server.js')],
+        {
+          cwd: empty,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            SEED_DEMO_CARS: 'small',
+          },
+          logFile: path.join(logs, `alone-${port}.log`),
+        },
+      );
+      const at = performance.now();
+      let seconds;
+      try {
+        await waitReady(alone, port);
+        seconds = ((performance.now() - at) / 1000).toFixed(1);
+        const home = await direct(port, '/');
+        expect(home.status === 200, `the home page: ${home.status}`);
+        expect(home.text.includes('<title>CarMarket'), 'not the home page');
+        expect(fs.existsSync(path.join(empty, 'data/db')), 'no embedded database in ./data');
+      } finally {
+        alone.child.kill('SIGTERM');
+      }
+      const { code } = await alone.exited;
+      expect(code === 0, `it exited with ${code} on SIGTERM:\n${tail(alone.logFile)}`);
+      return `ready in ${seconds} s, stopped by SIGTERM with 0`;
+    },
+  );
+
+  // 3. A database and a Redis database of the run's own.
   const database = `carmarket_deploy_check_${process.pid}`;
   const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect().catch((error) => {
@@ -439,7 +480,7 @@ async function main() {
     probe.disconnect();
   });
 
-  // 3. A certificate for localhost, made now.
+  // 4. A certificate for localhost, made now.
   const tls = path.join(work, 'tls');
   fs.mkdirSync(tls);
   const certificate = path.join(tls, 'cert.pem');
@@ -469,7 +510,7 @@ async function main() {
   fs.chmodSync(key, 0o644);
   ca = fs.readFileSync(certificate);
 
-  // 4. Two processes, as carmarket@PORT would run them, on one database, one Redis, one data folder.
+  // 5. Two processes, as carmarket@PORT would run them, on one database, one Redis, one data folder.
   const [portA, portB, httpPort] = [await freePort(), await freePort(), await freePort()];
   nginxPort = await freePort();
   origin = `https://localhost:${nginxPort}`;
@@ -501,7 +542,7 @@ async function main() {
   await Promise.all(servers.map((server, index) => waitReady(server, [portA, portB][index])));
   console.log(`two processes ready on ports ${portA} and ${portB}`);
 
-  // 5. nginx with the shipped site: its own prefix, pid and logs, in the foreground.
+  // 6. nginx with the shipped site: its own prefix, pid and logs, in the foreground.
   const conf = path.join(work, 'nginx');
   fs.mkdirSync(conf);
   for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
@@ -574,7 +615,7 @@ async function main() {
   }
   console.log(`nginx on https://localhost:${nginxPort} (HTTP on ${httpPort})\n`);
 
-  // 6. The checks.
+  // 7. The checks through nginx.
   await check('the home page through nginx, over HTTPS with HTTP/2', async () => {
     const home = await http2Get('/', { 'accept-encoding': 'gzip' });
     expect(home.status === 200, `status ${home.status}`);

@@ -10,7 +10,9 @@
 //   call is measured, saved in bench-profiles/ with its top frames printed, and one of its twin), --profile=heap (what
 //   the server allocates instead, garbage included), BENCH_SHOW_SQL=1 (print each call's recorded statements),
 //   BENCH_NODE_ARGS (Node or V8 options for the server, e.g. a GC flag to try), --keep (leave the PostgreSQL
-//   database, to EXPLAIN on it)
+//   database, to EXPLAIN on it), --observability (instead of the twins: each call against two servers
+//   at once, one with metrics (METRICS_TOKEN) and the request log on, one without, measured in turns,
+//   BENCH_ROUNDS (3) times each, and the ratio of their throughputs; target >= 0.95, decision 040)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,6 +38,8 @@ const profileKind = heapProfiling ? 'heap' : 'cpu';
 const onlyDatabase = process.argv.find((arg) => arg.startsWith('--db='))?.slice('--db='.length);
 const keepDatabase = process.argv.includes('--keep');
 const profileDir = path.join(root, 'bench-profiles');
+const observability = process.argv.includes('--observability');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const serverEntry = path.join(root, 'apps/server/dist/api-bench-server.js');
 
 if (!process.argv.includes('--no-build')) {
@@ -78,12 +82,12 @@ const POSTGRES_NODE_OPTIONS = '--max-semi-space-size=32';
  * server in service starts on a database that exists, and the memory that creating one takes
  * (PGlite's initdb, the demo photos) is not what serving costs.
  */
-async function startServer(extraEnv) {
+async function startServer(extraEnv, serverPort = port) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-api-'));
   // As `npm start` runs its server (MALLOC_ARENA_MAX=16 in the shell measures glibc's default here).
   const env = {
     ...serverEnv(),
-    PORT: String(port),
+    PORT: String(serverPort),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
@@ -97,6 +101,9 @@ async function startServer(extraEnv) {
     SEARCH_CONCURRENCY_PER_PERSON: '100000',
     ...extraEnv,
   };
+  // The request log's file is in the server's data directory, as `npm start` keeps its data.
+  if (env.BENCH_REQUEST_LOG === 'data-dir')
+    env.BENCH_REQUEST_LOG = path.join(dataDir, 'server.log');
   const prepared = spawnSync(process.execPath, [...nodeArgs, serverEntry], {
     cwd: root,
     env: { ...env, BENCH_PREPARE_ONLY: '1' },
@@ -116,6 +123,7 @@ async function startServer(extraEnv) {
   });
   return {
     pid: child.pid,
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -187,7 +195,7 @@ const bookingBody = (listingId) =>
   });
 
 /** The measured calls: how to make each, and which of them are reads. */
-function callsOf(fixtures) {
+function callsOf(fixtures, siteOrigin = origin) {
   const { demo, bearer, categoryId, cars, buyers } = fixtures;
   const nextPair = bookingPairs(buyers.length, cars.length);
   const get = (name, pathName, headers) => ({
@@ -230,7 +238,7 @@ function callsOf(fixtures) {
       product: {
         method: 'POST',
         path: '/api/category',
-        headers: { 'content-type': 'application/json', origin },
+        headers: { 'content-type': 'application/json', origin: siteOrigin },
         setupRequest: (request) => {
           const [buyer, car] = nextPair();
           request.headers = { ...request.headers, cookie: buyers[buyer] };
@@ -407,6 +415,145 @@ async function run(label, env) {
     await server.stop();
   }
   return misses;
+}
+
+/**
+ * `--observability`: the same calls against two servers started side by side on copies of the
+ * same database, one with metrics and the request log on and one without, each figure taken in
+ * turns (off, on, on, off ...) so that a slower minute of the machine falls on both alike.
+ */
+async function compareObservability(label, env, databaseUrls) {
+  const metricsToken = 'bench-metrics-token-0123456789';
+  const configurations = [
+    {
+      name: 'off',
+      port,
+      env: { ...env, DATABASE_URL: databaseUrls[0], METRICS_TOKEN: '', BENCH_REQUEST_LOG: '' },
+    },
+    {
+      name: 'on',
+      port: port + 2,
+      env: {
+        ...env,
+        DATABASE_URL: databaseUrls[1],
+        METRICS_TOKEN: metricsToken,
+        BENCH_REQUEST_LOG: 'data-dir',
+      },
+    },
+  ];
+  const servers = [];
+  try {
+    for (const configuration of configurations) {
+      const server = await startServer(configuration.env, configuration.port);
+      const base = `http://127.0.0.1:${configuration.port}`;
+      const fixtures = await (
+        await fetch(`http://127.0.0.1:${configuration.port + 1}/fixtures`)
+      ).json();
+      const calls = callsOf(fixtures, base).filter((call) => !only || call.name.includes(only));
+      servers.push({ ...configuration, server, base, calls });
+    }
+    console.log(
+      `\n## ${label}: metrics and request log off / on, ${connections} connections, ${seconds} s per figure x ${rounds} rounds each, in turns`,
+    );
+    console.log(
+      `\n  ${'call'.padEnd(34)} ${'off req/s'.padStart(10)} ${'on req/s'.padStart(10)}  ${'on/off'.padStart(6)}  ${'off p99'.padStart(8)} ${'on p99'.padStart(8)}`,
+    );
+    const names = ['GET /api/health (no database)', ...servers[0].calls.map((call) => call.name)];
+    const ratios = [];
+    for (const [index, name] of names.entries()) {
+      const requestOf = (server) =>
+        index === 0 ? { method: 'GET', path: '/api/health' } : server.calls[index - 1].product;
+      for (const server of servers) await load(server.base, requestOf(server)); // warm up
+      const totals = servers.map(() => ({ requests: 0, p99: 0 }));
+      for (let round = 0; round < rounds; round += 1) {
+        // Turns alternate which goes first, so a trend of the machine favours neither.
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        for (const which of order) {
+          const server = servers[which];
+          await fetch(`http://127.0.0.1:${server.port + 1}/settle`);
+          const figure = await load(server.base, requestOf(server));
+          totals[which].requests += figure.rps;
+          totals[which].p99 = Math.max(totals[which].p99, figure.p99);
+        }
+      }
+      const [off, on] = totals.map((total) => total.requests / rounds);
+      const ratio = on / off;
+      ratios.push(ratio);
+      console.log(
+        `  ${name.padEnd(34)} ${fmt(off).padStart(10)} ${fmt(on).padStart(10)}  ${ratio.toFixed(3).padStart(6)}  ${fmt(totals[0].p99, 1)} ${fmt(totals[1].p99, 1)}${ratio < 0.95 ? '  MISSED' : ''}`,
+      );
+    }
+    const overall = Math.exp(
+      ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length,
+    );
+    const on = servers[1];
+    const scrape = await fetch(`${on.base}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    const text = await scrape.text();
+    const logLines =
+      fs.readFileSync(path.join(on.server.dataDir, 'server.log'), 'utf8').split('\n').length - 1;
+    console.log(
+      `\n  all calls (geometric mean): on/off ${overall.toFixed(3)} (target >= 0.95)${overall < 0.95 ? '  MISSED' : ''}`,
+    );
+    console.log(
+      `  the "on" server: GET /metrics ${scrape.status}, ${text.length} bytes, ${text.split('\n').filter((line) => line.startsWith('http_request_duration_seconds_count')).length} request series; ${logLines} log lines written`,
+    );
+    return overall < 0.95 ? [`${label}: metrics and request log`] : [];
+  } finally {
+    for (const { server } of servers) await server.stop();
+  }
+}
+
+/** A fresh PostgreSQL database per server (`count` of them): their URLs, and a way to drop them. */
+async function postgresDatabases(adminUrl, count) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  const names = Array.from({ length: count }, (_, i) => `carmarket_bench_${Date.now()}_${i}`);
+  for (const name of names) await client.query(`create database "${name}"`);
+  const urls = names.map((name) => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  });
+  return {
+    urls,
+    drop: async () => {
+      if (keepDatabase) console.log(`\n(databases kept: ${urls.join(', ')})`);
+      else
+        for (const name of names)
+          await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+if (observability) {
+  const missedHere =
+    onlyDatabase === 'postgres'
+      ? []
+      : await compareObservability('embedded PGlite', { NODE_OPTIONS: '' }, ['', '']);
+  const adminUrl = onlyDatabase === 'pglite' ? undefined : process.env.BENCH_DATABASE_URL;
+  if (adminUrl) {
+    const databases = await postgresDatabases(adminUrl, 2);
+    try {
+      missedHere.push(
+        ...(await compareObservability(
+          'PostgreSQL',
+          { NODE_OPTIONS: POSTGRES_NODE_OPTIONS },
+          databases.urls,
+        )),
+      );
+    } finally {
+      await databases.drop();
+    }
+  }
+  console.log(
+    missedHere.length
+      ? `\ntargets missed: ${missedHere.join(', ')}`
+      : '\nmetrics and the request log keep >= 0.95 of the throughput',
+  );
+  process.exit(0);
 }
 
 // An empty DATABASE_URL counts as unset: a shell's own never points the embedded run elsewhere.

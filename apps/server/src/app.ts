@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyServerOptions,
@@ -12,6 +13,8 @@ import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
 import { DomainEvents } from './lib/events.ts';
+import { errorSerializer } from './lib/log-errors.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
 import { acceptableRequestId, fastifyTrust, trustsPeer } from './lib/proxy-trust.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
@@ -21,7 +24,7 @@ import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createKnownBrowsers } from './modules/auth/known-browsers.ts';
 import { scryptPasswords, type PasswordHashing } from './modules/auth/passwords.ts';
-import { createMailSender } from './modules/mail/mail-queue.ts';
+import { createMailSender, mailQueueState } from './modules/mail/mail-queue.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
@@ -29,6 +32,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { inputPlugin } from './plugins/input.ts';
 import { mediaPlugin } from './plugins/media.ts';
+import { requestLogPlugin } from './plugins/request-log.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { createS3Storage } from './adapters/s3-storage.ts';
@@ -72,7 +76,7 @@ import { runMessageMail, type MessageMailDeps } from './modules/messages/message
 import { alertJob } from './jobs/alerts.ts';
 import { carViewFlushJob, carViewPruneJob } from './jobs/car-views.ts';
 import { deletedAccountsJob } from './jobs/deleted-accounts.ts';
-import { startJobs, stopJobs } from './jobs/job.ts';
+import { measured, startJobs, stopJobs, type Job } from './jobs/job.ts';
 import { messageMailJob } from './jobs/message-mail.ts';
 import { paymentSweepJob } from './jobs/payment-sweep.ts';
 import { uploadSweepJob } from './jobs/upload-sweep.ts';
@@ -86,6 +90,7 @@ import { createVinDecoder } from './modules/vin/vin-decoder.ts';
 import { vinRoutes } from './modules/vin/vin.routes.ts';
 import { subscribeVin } from './modules/vin/vin.subscribers.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { metricsRoutes } from './modules/system/metrics.routes.ts';
 import { seoRoutes } from './modules/seo/seo.routes.ts';
 
 export interface AppOptions {
@@ -171,12 +176,17 @@ export async function buildApp({
   // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
   // operations, up to 50 MB, would only hold memory (decision 014).
   sharp.cache(false);
+  // This app's metrics (decision 040). Requests and statements are timed only when something
+  // may read them (METRICS_TOKEN); the counters of payments and jobs cost nothing either way.
+  const metrics = createMetrics({ processMetrics: Boolean(config.METRICS_TOKEN) });
+  const measuring = config.METRICS_TOKEN ? metrics : undefined;
   const database = await openDatabase({
     url: config.DATABASE_URL,
     pgliteDir: pgliteDir ?? path.join(config.dataDir, 'db'),
     pgliteDump,
     poolSize: config.DATABASE_POOL_SIZE,
     migrationsDir: config.migrationsDir,
+    onQuery: measuring && ((ms) => measuring.observeQuery(ms)),
   });
   const storage =
     config.STORAGE_DRIVER === 's3'
@@ -193,9 +203,20 @@ export async function buildApp({
 
   const trustedPeer = trustsPeer(config.TRUST_PROXY);
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    // Errors are logged without the values a failed statement carried (decision 040).
+    logger:
+      typeof logger === 'boolean'
+        ? logger
+        : {
+            level: config.LOG_LEVEL,
+            ...logger,
+            serializers: { ...logger?.serializers, err: errorSerializer },
+          },
     trustProxy: fastifyTrust(config.TRUST_PROXY),
     forceCloseConnections: 'idle',
+    // Fastify's own two lines a request log the raw URL, tokens in links included: the request
+    // log plugin writes one line of its own instead (decision 040).
+    logController: new LogController({ disableRequestLogging: true }),
     // Unique across processes, so the id a client reports finds one request in the logs; a
     // trusted proxy's own (nginx's $request_id) is kept, so its log and ours share it.
     genReqId: (request) => {
@@ -263,6 +284,7 @@ export async function buildApp({
     perMinute: config.SEARCH_LIMIT_PER_MINUTE,
     anonymousPerMinute: config.ANONYMOUS_SEARCH_LIMIT_PER_MINUTE,
     timeoutMs: config.SEARCH_TIMEOUT_MS,
+    metrics,
   });
   const secret = await resolveAuthSecret(config);
   const { siteOrigin, trustedOrigins } = siteOrigins(config, () => {
@@ -285,6 +307,11 @@ export async function buildApp({
   }
   // Before the server stops listening: open streams would otherwise hold close() open forever.
   app.addHook('preClose', async () => live.endAll());
+  metrics.watch({
+    ...(database.poolStats && { pool: database.poolStats }),
+    mailQueue: () => mailQueueState(database.db),
+    liveStreams: () => live.size,
+  });
   app.addHook('onClose', () => live.close());
   // What the core publishes and who hears it (decision 026). Subscribers run in the order they
   // subscribe here, which is the lock order where several share a transaction (an account's
@@ -343,6 +370,7 @@ export async function buildApp({
     holdLimits: { perDay: config.HOLD_LIMIT_PER_DAY, perIp: config.HOLD_LIMIT_PER_IP },
     siteOrigin,
     log: app.log,
+    metrics,
   };
   if (gateway.provider === 'sandbox') {
     // The sandbox delivers its events through the same signed webhook path Stripe would use.
@@ -390,8 +418,10 @@ export async function buildApp({
   };
 
   // Every job (jobs/, decision 026), started one way; closing stops each, waiting for its run in
-  // progress, before the database closes (the onClose hook above runs after this one).
-  const paymentSweep = paymentSweepJob(paymentDeps, config.PAYMENT_SWEEP_SECONDS * 1000);
+  // progress, before the database closes (the onClose hook above runs after this one). Each is
+  // measured, whether its timer or a one-shot call runs it.
+  const job = <J extends Job>(work: J) => measured(work, metrics.jobs);
+  const paymentSweep = job(paymentSweepJob(paymentDeps, config.PAYMENT_SWEEP_SECONDS * 1000));
   const payoutDeps: PayoutDeps = {
     db: database.db,
     gateway,
@@ -402,26 +432,23 @@ export async function buildApp({
     feePercent: config.PLATFORM_FEE_PERCENT,
     releaseDays: config.HANDOVER_RELEASE_DAYS,
     counters,
+    metrics,
   };
-  const payoutSweep = payoutSweepJob(payoutDeps, config.PAYOUT_SWEEP_SECONDS * 1000);
+  const payoutSweep = job(payoutSweepJob(payoutDeps, config.PAYOUT_SWEEP_SECONDS * 1000));
   const cleanupMs = config.CLEANUP_INTERVAL_MINUTES * 60_000;
-  const uploadSweep = uploadSweepJob(database.db, storage, app.log, cleanupMs);
-  const deletedAccounts = deletedAccountsJob(
-    database.db,
-    config.DELETED_ACCOUNT_HOLD_DAYS,
-    cleanupMs,
+  const uploadSweep = job(uploadSweepJob(database.db, storage, app.log, cleanupMs));
+  const deletedAccounts = job(
+    deletedAccountsJob(database.db, config.DELETED_ACCOUNT_HOLD_DAYS, cleanupMs),
   );
-  const alerts = alertJob(alertDeps, config.ALERT_INTERVAL_MS);
-  const messageMail = messageMailJob(messageMailDeps, config.ALERT_INTERVAL_MS);
+  const alerts = job(alertJob(alertDeps, config.ALERT_INTERVAL_MS));
+  const messageMail = job(messageMailJob(messageMailDeps, config.ALERT_INTERVAL_MS));
   // Views of cars' pages (decision 027): counted in memory, written by the flush job.
   const viewCounter = createViewCounter({ db: database.db, counters, log: app.log });
-  const viewFlush = carViewFlushJob(viewCounter, config.VIEW_FLUSH_SECONDS * 1000);
-  const viewPrune = carViewPruneJob(database.db, cleanupMs);
-  const priceGuide = priceGuideJob(database.db, config.PRICE_GUIDE_REFRESH_MINUTES * 60_000);
-  const vinDecoding = vinDecodingJob(
-    database.db,
-    vinDecoder,
-    config.VIN_DECODE_INTERVAL_SECONDS * 1000,
+  const viewFlush = job(carViewFlushJob(viewCounter, config.VIEW_FLUSH_SECONDS * 1000));
+  const viewPrune = job(carViewPruneJob(database.db, cleanupMs));
+  const priceGuide = job(priceGuideJob(database.db, config.PRICE_GUIDE_REFRESH_MINUTES * 60_000));
+  const vinDecoding = job(
+    vinDecodingJob(database.db, vinDecoder, config.VIN_DECODE_INTERVAL_SECONDS * 1000),
   );
   const jobs = startJobs(
     [
@@ -461,6 +488,7 @@ export async function buildApp({
       if (seeded.seeded) app.log.info({ listings: seeded.listings }, 'seeded an empty database');
     });
 
+    await app.register(requestLogPlugin, { metrics: measuring });
     await app.register(errorsPlugin);
     await app.register(inputPlugin);
     await app.register(securityPlugin, { config });
@@ -544,6 +572,12 @@ export async function buildApp({
       },
       { prefix: '/api' },
     );
+    if (config.METRICS_TOKEN) {
+      await app.register(metricsRoutes, {
+        registry: metrics.registry,
+        token: config.METRICS_TOKEN,
+      });
+    }
     await app.register(seoRoutes, {
       db: database.db,
       siteOrigin,

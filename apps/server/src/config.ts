@@ -27,6 +27,11 @@ const EnvSchema = z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
     /**
+     * Serves `GET /metrics` (Prometheus's text format: requests, database, jobs, mail, payments,
+     * the process) to `Authorization: Bearer <METRICS_TOKEN>` only. Unset: no such path (404).
+     */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
      * Where the embedded database (`db/`), uploaded photos (`uploads/`), the mail outbox
      * (`outbox/`) and the generated auth secret are kept.
      */
@@ -103,7 +108,8 @@ const EnvSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
     /**
-     * `smtp://user:pass@host:587` to send mail. Unset: mail goes to `$DATA_DIR/outbox` and the log.
+     * `smtp://user:pass@host:587` to send mail. Unset: mail goes to `$DATA_DIR/outbox` (its text
+     * into the log too with `LOG_LEVEL=debug`).
      */
     SMTP_URL: z
       .string()

@@ -41,7 +41,13 @@ interface Statement {
 }
 
 const config = loadConfig();
-const { app, database, auth } = await buildApp({ config, logger: { level: 'error' } });
+// BENCH_REQUEST_LOG=<file>: the request log on (one line a request, at `info`), written to that
+// file as a server writes its log (`bench:api -- --observability`); else errors only.
+const requestLog = process.env.BENCH_REQUEST_LOG;
+const { app, database, auth } = await buildApp({
+  config,
+  logger: requestLog ? { level: 'info', file: requestLog } : { level: 'error' },
+});
 if (process.env.BENCH_PREPARE_ONLY) {
   // Migrated and seeded: the measured server starts on this database afterwards.
   await app.close();

@@ -1,4 +1,5 @@
 import type { BackgroundWork } from '../lib/background-work.ts';
+import type { Metrics } from '../lib/metrics.ts';
 
 /**
  * A job: work every server process runs on a timer besides answering requests (decision 026).
@@ -22,6 +23,38 @@ export interface Job<Result = unknown> {
 export interface RunningJob {
   name: string;
   stop(): Promise<void>;
+}
+
+/**
+ * The job, its every run counted (runs, failures, time, when it last succeeded: decision 040),
+ * whether its timer or a one-shot call (`app.runAlerts()`) runs it.
+ */
+export function measured<J extends Job>(job: J, metrics: Metrics['jobs']): J {
+  const runs = metrics.runs.labels(job.name);
+  const failures = metrics.failures.labels(job.name);
+  const lastSuccess = metrics.lastSuccess.labels(job.name);
+  const duration = metrics.duration.labels(job.name);
+  // Shown at 0 from the start, so a rate or an alert has a series before the first failure.
+  runs.inc(0);
+  failures.inc(0);
+  const run = job.run.bind(job);
+  return {
+    ...job,
+    run: async (stopping?: () => boolean) => {
+      const stop = duration.startTimer();
+      runs.inc();
+      try {
+        const result = await run(stopping);
+        lastSuccess.set(Date.now() / 1000);
+        return result;
+      } catch (error) {
+        failures.inc();
+        throw error;
+      } finally {
+        stop();
+      }
+    },
+  } as J;
 }
 
 /**

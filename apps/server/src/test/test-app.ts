@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '../app.ts';
+import { buildApp, type App, type AppOptions } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import {
   createTestDatabase,
@@ -45,6 +45,8 @@ export interface TestAppOptions {
   freshInstall?: boolean;
   /** Cars per car sitemap, fewer than the protocol's 50,000 to prove the paging. */
   carsPerSitemap?: number;
+  /** Where the server logs (a test that reads its log); none by default. */
+  logger?: AppOptions['logger'];
 }
 
 /**
@@ -80,7 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     pgliteDir: options.reuse ? path.join(dataDir, 'db') : 'memory://',
     pgliteDump: prepared?.pgliteDump,
     ...(!options.realPasswords && { passwords: testPasswords }),
-    logger: false,
+    logger: options.logger ?? false,
     carsPerSitemap: options.carsPerSitemap,
   });
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -22,6 +22,8 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+  /** The answer's `X-Request-Id`: the code a person quotes so the server's log finds it. */
+  requestId?: string | undefined;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -132,6 +134,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   const body = await readBody(response).catch(() => undefined);
   if (!response.ok) {
     const error = apiErrorOf(response.status, body);
+    error.requestId = response.headers.get('x-request-id') ?? undefined;
     apiHooks.onError?.(error);
     throw error;
   }

@@ -29,6 +29,8 @@ export function fieldOfError<F extends string>(
 export interface FormError {
   code: string;
   message: string;
+  /** What the server answered, for the code the person may quote (RequestCode). */
+  error?: unknown;
 }
 
 /**
@@ -47,7 +49,7 @@ export function useServerError<T extends FieldValues>(
       setError(field, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
     } else {
       const code = error instanceof ApiError ? error.code : 'internal';
-      setFormError({ code, message: errorMessage(error) });
+      setFormError({ code, message: errorMessage(error), error });
     }
   }
 

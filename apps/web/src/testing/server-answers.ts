@@ -4,6 +4,8 @@ import { vi } from 'vitest';
 export interface Answer {
   status: number;
   body: unknown;
+  /** Headers of the answer, e.g. `x-request-id`. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -19,8 +21,8 @@ export function serverAnswers(
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const call = `${init?.method ?? 'GET'} ${url}`;
     calls.push({ call, body: init?.body ? JSON.parse(init.body as string) : undefined });
-    const { status, body } = answers[call] ?? otherwise;
-    return Response.json(body, { status });
+    const { status, body, headers } = answers[call] ?? otherwise;
+    return Response.json(body, { status, headers });
   });
   return calls;
 }

@@ -16,6 +16,7 @@ import type { LiveHub } from '../messages/live.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import { deleteAccount } from '../users/account-deletion.ts';
 import { deletedAccountSignInMessage } from '../users/deleted-accounts.ts';
+import { errorForLog } from '../../lib/log-errors.ts';
 import type { PasswordHashing } from './passwords.ts';
 import {
   emailChangeConfirmation,
@@ -108,7 +109,9 @@ export function createAuth({
     // Into our structured log; a failed sign-in is routine, so only warnings of substance show.
     logger: {
       level: 'error',
-      log: (level, message, ...args) => log[level]({ args }, message),
+      // Its errors without a failed statement's values (tokens, addresses: decision 040).
+      log: (level, message, ...args) =>
+        log[level]({ args: args.map((arg) => errorForLog(arg)) }, message),
     },
     // Our own limiter (per account and per IP, shared through Redis) guards sign-in instead.
     rateLimit: { enabled: false },

@@ -146,3 +146,17 @@ export function createMailSender(
 }
 
 export type MailSender = ReturnType<typeof createMailSender>;
+
+/**
+ * Mail waiting to be sent and how long the oldest has waited (GET /metrics): one statement over
+ * the queue's due index (mail that was given up on is not waiting).
+ */
+export async function mailQueueState(db: Db): Promise<{ depth: number; oldestSeconds: number }> {
+  const [row] = await queryRows<{ depth: number; oldest: number | string | null }>(
+    db,
+    sql`select count(*)::int as depth,
+          coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest
+        from mail_queue where failed_at is null`,
+  );
+  return { depth: Number(row?.depth ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+}

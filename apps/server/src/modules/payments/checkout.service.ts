@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { booking, listing, payment } from '../../db/schema.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { countOutcome, refusedOrFailed } from '../../lib/metrics.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { Tx } from '../../db/client.ts';
@@ -142,49 +143,60 @@ export async function holdForPayment(
   ip: string,
 ) {
   const { db, gateway, holdMinutes } = deps;
-  return db.transaction(async (tx) => {
-    await lockBuyerHolds(tx, actor.id);
-    await lockAddressHolds(tx, ip);
-    const now = new Date();
-    const { booking: held, car, hold } = await lockPayable(tx, actor, bookingId, now);
-    if (hold) return { reservedUntil: hold.until };
-    const other = await otherCarHeldBy(tx, actor.id, held.id);
-    if (other) {
-      throw new AppError(
-        409,
-        'conflict',
-        `You are already paying for the ${other.name}. Finish or cancel that payment first.`,
-        {
-          retryAfterSeconds: Math.ceil((other.holdExpiresAt.getTime() - now.getTime()) / 1000),
-        },
-      );
-    }
-    await checkHoldLimits(tx, {
-      buyerId: actor.id,
-      car,
-      ip,
-      now,
-      holdMinutes,
-      limits: deps.holdLimits,
+  let same = false;
+  const takeHold = () =>
+    db.transaction(async (tx) => {
+      await lockBuyerHolds(tx, actor.id);
+      await lockAddressHolds(tx, ip);
+      const now = new Date();
+      const { booking: held, car, hold } = await lockPayable(tx, actor, bookingId, now);
+      if (hold) {
+        same = true;
+        return { reservedUntil: hold.until };
+      }
+      const other = await otherCarHeldBy(tx, actor.id, held.id);
+      if (other) {
+        throw new AppError(
+          409,
+          'conflict',
+          `You are already paying for the ${other.name}. Finish or cancel that payment first.`,
+          {
+            retryAfterSeconds: Math.ceil((other.holdExpiresAt.getTime() - now.getTime()) / 1000),
+          },
+        );
+      }
+      await checkHoldLimits(tx, {
+        buyerId: actor.id,
+        car,
+        ip,
+        now,
+        holdMinutes,
+        limits: deps.holdLimits,
+      });
+      const started = await tx
+        .update(payment)
+        .set({ heldAt: now })
+        .where(
+          and(
+            eq(payment.bookingId, held.id),
+            eq(payment.provider, gateway.provider),
+            eq(payment.status, 'requires_payment'),
+          ),
+        )
+        .returning({ id: payment.id });
+      if (started.length === 0) {
+        throw conflict('Open the payment page again: this payment has not been started.');
+      }
+      const until = new Date(now.getTime() + holdMinutes * 60_000);
+      await holdCar(tx, { carId: car.id, bookingId: held.id, buyerId: actor.id, ip, until });
+      return { reservedUntil: until };
     });
-    const started = await tx
-      .update(payment)
-      .set({ heldAt: now })
-      .where(
-        and(
-          eq(payment.bookingId, held.id),
-          eq(payment.provider, gateway.provider),
-          eq(payment.status, 'requires_payment'),
-        ),
-      )
-      .returning({ id: payment.id });
-    if (started.length === 0) {
-      throw conflict('Open the payment page again: this payment has not been started.');
-    }
-    const until = new Date(now.getTime() + holdMinutes * 60_000);
-    await holdCar(tx, { carId: car.id, bookingId: held.id, buyerId: actor.id, ip, until });
-    return { reservedUntil: until };
-  });
+  return countOutcome(
+    deps.metrics.holds,
+    takeHold,
+    () => (same ? 'same' : 'held'),
+    refusedOrFailed,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.ts';
 import type { DomainEvents } from '../../lib/events.ts';
 import type { Mailer } from '../../adapters/mail.ts';
 import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { HoldLimits } from './hold-limits.ts';
 
 /** What every payment step needs. */
@@ -16,4 +17,6 @@ export interface PaymentDeps {
   /** The site's address, for links in mail. */
   siteOrigin: () => string;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Holds, payments and refunds counted by outcome (GET /metrics). */
+  metrics: Pick<Metrics, 'holds' | 'payments' | 'refunds'>;
 }

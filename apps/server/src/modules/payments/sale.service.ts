@@ -4,6 +4,7 @@ import { payment } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { countOutcome, refusedOrFailed } from '../../lib/metrics.ts';
 import { liveHold, lockCarAndBooking, sellCar } from '../listings/lifecycle.ts';
 import type { GatewayIntent } from '../../adapters/payment-gateway.ts';
 import type { PaymentDeps } from './payment-deps.ts';
@@ -61,6 +62,24 @@ export async function recordSuccess(
   deps: PaymentDeps,
   intent: GatewayIntent,
   actorId: string | null,
+): Promise<RecordOutcome> {
+  let already = false;
+  return countOutcome(
+    deps.metrics.payments,
+    () =>
+      recordOnce(deps, intent, actorId, () => {
+        already = true;
+      }),
+    (outcome) => (already ? 'already' : outcome.result),
+    refusedOrFailed,
+  );
+}
+
+async function recordOnce(
+  deps: PaymentDeps,
+  intent: GatewayIntent,
+  actorId: string | null,
+  wasAlready: () => void,
 ): Promise<RecordOutcome> {
   const { db, gateway, mailer } = deps;
   if (!intent.bookingId)
@@ -190,7 +209,10 @@ export async function recordSuccess(
     else throw error;
   }
 
-  if (decision.kind === 'already') return decision.outcome;
+  if (decision.kind === 'already') {
+    wasAlready();
+    return decision.outcome;
+  }
   if (decision.kind === 'refund') {
     await refundPayment(deps, intent.id, bookingId, decision.reason);
     await mailRefund(mailer, decision);
@@ -207,7 +229,11 @@ export async function refundPayment(
   bookingId: string,
   reason: string,
 ) {
-  await deps.gateway.refund(intentId);
+  await countOutcome(
+    deps.metrics.refunds,
+    () => deps.gateway.refund(intentId),
+    () => 'refunded',
+  );
   await deps.db.transaction(async (tx) => {
     await tx
       .update(payment)

@@ -11,6 +11,7 @@ import { booking, dispute, listing, payment, settlement } from '../../db/schema.
 import { audit } from '../../lib/audit.ts';
 import { decodeKeysetCursor, isSortKey, keysetPage } from '../../lib/cursor.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { countOutcome } from '../../lib/metrics.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { queueMail } from '../mail/mail-queue.ts';
@@ -219,7 +220,11 @@ async function finishRefund(deps: PayoutDeps, disputeId: string): Promise<boolea
   if (claimed?.status !== 'resolving' || !claimed.transactionId) return false;
   const { bookingId, transactionId: intentId } = claimed;
   try {
-    await deps.gateway.refund(intentId);
+    await countOutcome(
+      deps.metrics.refunds,
+      () => deps.gateway.refund(intentId),
+      () => 'refunded',
+    );
   } catch (error) {
     // Touched, so the sweep tries the others first and this one again only after a while.
     await deps.db

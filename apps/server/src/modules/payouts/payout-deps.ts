@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { PaymentGateway } from '../../adapters/payment-gateway.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { CounterStore } from '../../lib/rate-limit.ts';
 import type { MailSender } from '../mail/mail-queue.ts';
 
@@ -19,4 +20,6 @@ export interface PayoutDeps {
   releaseDays: number;
   /** Rate limits of the calls that cost a provider's calls (a payout account's set-up). */
   counters: CounterStore;
+  /** Payouts and dispute refunds counted by outcome (GET /metrics). */
+  metrics: Pick<Metrics, 'payouts' | 'refunds'>;
 }

@@ -195,6 +195,7 @@ async function send(deps: PayoutDeps, payout: ClaimedPayout): Promise<boolean> {
       idempotencyKey: `payout-${payout.booking_id}`,
     }));
   } catch (error) {
+    deps.metrics.payouts.inc({ outcome: 'failed' });
     deps.log.warn(
       { err: error, bookingId: payout.booking_id },
       'payout transfer failed; it will be tried again after its lease',
@@ -228,6 +229,9 @@ async function send(deps: PayoutDeps, payout: ClaimedPayout): Promise<boolean> {
     if (mail) await queueMail(tx, mail);
     return true;
   });
-  if (paid) deps.mail.kick();
+  if (paid) {
+    deps.metrics.payouts.inc({ outcome: 'paid' });
+    deps.mail.kick();
+  }
   return paid;
 }

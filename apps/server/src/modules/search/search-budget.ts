@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { createFairGate } from '../../lib/fair-gate.ts';
 import { formatWait, tooManyRequests, type CounterStore } from '../../lib/rate-limit.ts';
 import { withinTimeLimit } from './search.service.ts';
@@ -19,6 +20,8 @@ export interface SearchBudgetDeps {
   anonymousPerMinute: number;
   /** SEARCH_TIMEOUT_MS */
   timeoutMs: number;
+  /** Refusals counted by reason (GET /metrics). */
+  metrics: Pick<Metrics, 'searchRefusals'>;
 }
 
 /**
@@ -76,6 +79,7 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
       );
       if (slot === null || minute.count > perMinute) {
         // A refused search costs nothing: its count and its slot go back.
+        deps.metrics.searchRefusals.inc({ reason: slot === null ? 'running' : 'per-minute' });
         await Promise.all([
           counters.undo(minuteKey),
           slot === null ? undefined : counters.release(runningKey, slot),
@@ -98,6 +102,7 @@ export function createSearchBudget(deps: SearchBudgetDeps): SearchBudget {
         const leave = await gate.enter(who, timeoutMs);
         if (!leave) {
           // Not run, so not counted: the web app tries a 503 again, and those tries are free.
+          deps.metrics.searchRefusals.inc({ reason: 'busy' });
           await counters.undo(minuteKey).catch(() => {});
           throw new AppError(
             503,

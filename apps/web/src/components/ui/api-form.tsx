@@ -9,6 +9,7 @@ import {
 
 import { useServerError, type FormError } from '../../lib/use-server-error';
 import { FormAlert } from './form-alert';
+import { RequestCode } from './request-code';
 import { SubmitButton } from './submit-button';
 
 /**
@@ -99,7 +100,16 @@ export function ApiForm({
       onSubmit={form.onSubmit}
     >
       {heading}
-      <FormAlert>{error === undefined ? form.formError?.message : error}</FormAlert>
+      <FormAlert>
+        {error === undefined
+          ? form.formError && (
+              <>
+                {form.formError.message}
+                <RequestCode error={form.formError.error} />
+              </>
+            )
+          : error}
+      </FormAlert>
       {success !== undefined && <FormAlert kind="success">{success}</FormAlert>}
       {children}
       {submit && (

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 
 import { MarkInteractive } from '../../lib/mark-interactive';
+import { RequestCode } from './request-code';
 
 interface Props {
   children: ReactNode;
@@ -32,6 +33,7 @@ export class ErrorBoundary extends Component<Props, State> {
         <p className="mt-3 text-muted">
           Something went wrong while loading it. Reloading usually fixes it.
         </p>
+        <RequestCode error={this.state.error} />
         <button
           type="button"
           className="button button-primary mt-6"

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../lib/api-client';
+import { RequestCode } from './request-code';
 
 /** A failed load, with what failed, the reason and a button to try again. */
 export function LoadError({
@@ -21,6 +22,7 @@ export function LoadError({
       <div className="flex-1">
         <p className="font-semibold">We could not load {what}.</p>
         <p className="mt-1 text-sm text-muted">{errorMessage(error)}</p>
+        <RequestCode error={error} />
       </div>
       <button type="button" className="button button-outline" onClick={onRetry} disabled={retrying}>
         {retrying ? 'Trying again…' : 'Try again'}

@@ -10,6 +10,7 @@ import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-f
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { RequestCode } from '../../../components/ui/request-code';
 import { errorMessage } from '../../../lib/api-client';
 import { useServerError } from '../../../lib/use-server-error';
 import { useCategoryIcons } from '../api/categories';
@@ -124,7 +125,14 @@ export function CategoryForm({
       className="form-stack"
       onSubmit={(event) => void handleSubmit(handleSave)(event)}
     >
-      <FormAlert>{formError?.message}</FormAlert>
+      <FormAlert>
+        {formError && (
+          <>
+            {formError.message}
+            <RequestCode error={formError.error} />
+          </>
+        )}
+      </FormAlert>
       <Field
         label="Name"
         hint="As people will see it, e.g. Pickup truck"

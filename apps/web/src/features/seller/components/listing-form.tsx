@@ -13,6 +13,7 @@ import { useForm } from 'react-hook-form';
 
 import { Field } from '../../../components/ui/field';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { RequestCode } from '../../../components/ui/request-code';
 import { SelectField } from '../../../components/ui/select-field';
 import { useServerError } from '../../../lib/use-server-error';
 import { useCategoryChoices } from '../../categories';
@@ -153,7 +154,14 @@ export function ListingForm({
         else void handleSubmit(handleSave)(event);
       }}
     >
-      <FormAlert>{formError?.message}</FormAlert>
+      <FormAlert>
+        {formError && (
+          <>
+            {formError.message}
+            <RequestCode error={formError.error} />
+          </>
+        )}
+      </FormAlert>
       <Field
         label="Name"
         hint="As buyers will see it, e.g. Toyota HiAce Commuter"

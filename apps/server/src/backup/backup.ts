@@ -75,8 +75,20 @@ export class BackupError extends Error {
 }
 
 export interface BackupOptions {
+  /** Told each step's name and seconds as it ends (the commands print them). */
+  progress?: Progress | undefined;
   /** Tests: runs while pg_dump runs, after the snapshot was taken (writes it must not see). */
   duringDump?: () => Promise<void>;
+}
+
+export type Progress = (step: string, seconds: number) => void;
+
+/** Runs `work`, then tells `progress` how long it took. */
+async function step<T>(progress: Progress | undefined, name: string, work: () => Promise<T>) {
+  const started = performance.now();
+  const result = await work();
+  progress?.(name, (performance.now() - started) / 1000);
+  return result;
 }
 
 /** Writes the archive to `outFile` (via a temporary name beside it); answers its manifest. */
@@ -87,9 +99,11 @@ export async function backup(
 ): Promise<Manifest> {
   const staging = await fs.mkdtemp(path.join(path.dirname(outFile), '.carmarket-backup-'));
   try {
-    const database = target.databaseUrl
-      ? await dumpPostgres(target.databaseUrl, target.migrationsDir, staging, options)
-      : await dumpPglite(target, staging);
+    const database = await step(options.progress, 'database', () =>
+      target.databaseUrl
+        ? dumpPostgres(target.databaseUrl, target.migrationsDir, staging, options)
+        : dumpPglite(target, staging),
+    );
     const checksums: Record<string, string> = {
       [database.file]: await sha256File(path.join(staging, database.file)),
     };
@@ -102,7 +116,9 @@ export async function backup(
         note: 'The photos are in the bucket, not in this archive: back the bucket up with its own versioning or replication.',
       };
     } else {
-      const staged = await stageUploads(path.join(target.dataDir, UPLOADS), staging);
+      const staged = await step(options.progress, 'photos', () =>
+        stageUploads(path.join(target.dataDir, UPLOADS), staging),
+      );
       checksums[UPLOADS_LIST] = await sha256File(path.join(staging, UPLOADS_LIST));
       photos = { storage: 'local', ...staged };
     }
@@ -139,7 +155,9 @@ export async function backup(
     const entries = [MANIFEST, database.file, ...Object.keys(checksums).slice(1)];
     if (photos.storage === 'local') entries.push(UPLOADS);
     const partial = `${outFile}.partial`;
-    await createTar({ file: partial, cwd: staging, portable: true }, entries);
+    await step(options.progress, 'archive', () =>
+      createTar({ file: partial, cwd: staging, portable: true }, entries),
+    );
     await fs.rename(partial, outFile);
     return manifest;
   } finally {
@@ -317,14 +335,21 @@ export interface RestoreResult {
  * archive from a newer schema or of the other database kind, and any checksum that does not
  * match, before it writes anything; then restores, checks the row counts and migrates.
  */
-export async function restore(target: BackupTarget, inFile: string): Promise<RestoreResult> {
+export async function restore(
+  target: BackupTarget,
+  inFile: string,
+  options: { progress?: Progress | undefined } = {},
+): Promise<RestoreResult> {
+  const { progress } = options;
   await fs.mkdir(target.dataDir, { recursive: true });
   await refuseNonEmpty(target);
   const staging = await fs.mkdtemp(path.join(target.dataDir, '.carmarket-restore-'));
   try {
-    await extractTar({ file: inFile, cwd: staging }).catch((error: Error) => {
-      throw new BackupError(`${inFile} is not a readable backup archive: ${error.message}`);
-    });
+    await step(progress, 'unpack', () =>
+      extractTar({ file: inFile, cwd: staging }).catch((error: Error) => {
+        throw new BackupError(`${inFile} is not a readable backup archive: ${error.message}`);
+      }),
+    );
     const manifest = await readManifest(staging);
     const kind = target.databaseUrl ? 'postgres' : 'pglite';
     if (manifest.database.kind !== kind) {
@@ -341,12 +366,16 @@ export async function restore(target: BackupTarget, inFile: string): Promise<Res
           `(${latest.tag}): restore it with the version that made it (CarMarket ${manifest.carmarketVersion}) or a later one.`,
       );
     }
-    await verifyChecksums(staging, manifest);
+    await step(progress, 'checksums', () => verifyChecksums(staging, manifest));
     if (manifest.authSecret === 'file') await placeAuthSecret(target, staging);
 
     let pgliteDump: Blob | undefined;
     if (target.databaseUrl) {
-      await restorePostgres(target.databaseUrl, path.join(staging, manifest.database.file));
+      await restorePostgres(
+        target.databaseUrl,
+        path.join(staging, manifest.database.file),
+        progress,
+      );
     } else {
       // Loaded as the database opens, below.
       const dump = await gunzipAsync(await fs.readFile(path.join(staging, manifest.database.file)));
@@ -367,7 +396,7 @@ export async function restore(target: BackupTarget, inFile: string): Promise<Res
     });
     try {
       const query = <T>(text: string) => queryRows<T>(database.db, sql.raw(text));
-      const counts = await countRows(query);
+      const counts = await step(progress, 'row counts', () => countRows(query));
       const differing = Object.keys({ ...counts, ...manifest.rowCounts }).filter(
         (table) => counts[table] !== manifest.rowCounts[table],
       );
@@ -377,7 +406,7 @@ export async function restore(target: BackupTarget, inFile: string): Promise<Res
         );
       }
       const before = counts['drizzle.__drizzle_migrations'] ?? 0;
-      await database.withStartupLock(() => database.migrate());
+      await step(progress, 'migrations', () => database.withStartupLock(() => database.migrate()));
       const [after] = await query<{ n: string | number }>(
         'select count(*) as n from drizzle.__drizzle_migrations',
       );
@@ -515,7 +544,11 @@ async function prepareExtensions(client: pg.Client): Promise<void> {
  * without owners or grants (the target's role owns everything), nor the extensions' comments
  * (only their owner, a superuser, may set those); then ANALYZE, which pg_restore leaves undone.
  */
-async function restorePostgres(url: string, dump: string): Promise<void> {
+async function restorePostgres(
+  url: string,
+  dump: string,
+  progress: Progress | undefined,
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -537,19 +570,21 @@ async function restorePostgres(url: string, dump: string): Promise<void> {
       .filter((line) => !/ COMMENT - EXTENSION /.test(line))
       .join('\n'),
   );
-  await runTool('pg_restore', [
-    '--single-transaction',
-    '--exit-on-error',
-    '--no-owner',
-    '--no-privileges',
-    `--use-list=${list}`,
-    `--dbname=${url}`,
-    dump,
-  ]);
+  await step(progress, 'pg_restore', () =>
+    runTool('pg_restore', [
+      '--single-transaction',
+      '--exit-on-error',
+      '--no-owner',
+      '--no-privileges',
+      `--use-list=${list}`,
+      `--dbname=${url}`,
+      dump,
+    ]),
+  );
   const analyzing = new pg.Client({ connectionString: url });
   await analyzing.connect();
   try {
-    await analyzing.query('analyze');
+    await step(progress, 'analyze', () => analyzing.query('analyze'));
   } finally {
     await analyzing.end();
   }

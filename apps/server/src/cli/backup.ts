@@ -12,7 +12,7 @@ async function main() {
   // npm runs scripts from the project's folder; a relative name is where the command was typed.
   const out = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out);
   const started = performance.now();
-  const manifest = await backup(backupTargetOf(loadConfig()), out);
+  const manifest = await backup(backupTargetOf(loadConfig()), out, { progress });
   const rows = Object.values(manifest.rowCounts).reduce((sum, n) => sum + n, 0);
   const photos =
     manifest.photos.storage === 'local'
@@ -26,6 +26,10 @@ async function main() {
 }
 
 class UsageError extends Error {}
+
+function progress(step: string, seconds: number) {
+  console.log(`  ${step}: ${seconds.toFixed(1)} s`);
+}
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof ConfigError) {

@@ -12,7 +12,7 @@ async function main() {
   const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.in);
   const started = performance.now();
   const target = backupTargetOf(loadConfig());
-  const { manifest, migrated } = await restore(target, file);
+  const { manifest, migrated } = await restore(target, file, { progress });
   const rows = Object.values(manifest.rowCounts).reduce((sum, n) => sum + n, 0);
   console.log(
     `Restored ${file} (taken ${manifest.createdAt} by CarMarket ${manifest.carmarketVersion}): ` +
@@ -34,6 +34,10 @@ async function main() {
 }
 
 class UsageError extends Error {}
+
+function progress(step: string, seconds: number) {
+  console.log(`  ${step}: ${seconds.toFixed(1)} s`);
+}
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof ConfigError) {

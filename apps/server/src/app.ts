@@ -39,6 +39,7 @@ import { createS3Storage } from './adapters/s3-storage.ts';
 import { createLocalStorage, type Storage } from './adapters/storage.ts';
 import { webPlugin } from './plugins/web.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { categoryRoutes } from './modules/categories/categories.routes.ts';
 import { categoryAdminRoutes } from './modules/categories/category-admin.routes.ts';
@@ -569,6 +570,7 @@ export async function buildApp({
           storage,
           quota: { perDay: config.UPLOAD_QUOTA_PER_DAY },
         });
+        await api.register(exportRoutes, { db: database.db, storage, counters });
       },
       { prefix: '/api' },
     );

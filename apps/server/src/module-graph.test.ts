@@ -27,6 +27,7 @@ const features = [
   'vin',
   'sellers',
   'payouts',
+  'exports',
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -88,6 +88,8 @@ export const ACCESS: Record<string, string> = {
   'GET /api/admin/exports/cars.csv': '401 403 403 403 403 403 200 401',
   'GET /api/admin/exports/bookings.csv': '401 403 403 403 403 403 200 401',
   'GET /api/admin/exports/payouts.csv': '401 403 403 403 403 403 200 401',
+  // Download my data (decision 042): anyone signed in, their own.
+  'GET /api/my/data-export': '401 200 200 200 200 200 200 401',
   'POST /api/listings/{id}/remove': '401 403 403 403 403 403 200 401',
   'GET /api/stats': '401 200 200 200 200 200 200 401',
   // A car's stats: its seller's and admins'; another seller's car does not exist for them.

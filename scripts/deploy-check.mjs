@@ -412,7 +412,7 @@ async function main() {
   if (untar.status !== 0) throw new Error(`could not unpack ${tarball}: ${untar.stderr}`);
   console.log(`release ${path.relative(root, tarball)} unpacked in ${app}`);
 
-  // 2. On its own, as a first start on a laptop: no settings, the embedded database in ./data.
+  // 2. On its own, as a first start on a laptop: the embedded database in ./data, no demo data.
   await check(
     'the release starts alone from an empty folder (embedded database) and serves the home page',
     async () => {
@@ -430,7 +430,8 @@ async function main() {
             HOME: process.env.HOME,
             HOST: '127.0.0.1',
             PORT: String(port),
-            SEED_DEMO_CARS: 'small',
+            // The demo's photos take most of a first start; the two processes below seed them.
+            SEED_DEMO: 'false',
           },
           logFile: path.join(logs, `alone-${port}.log`),
         },
@@ -558,6 +559,11 @@ async function main() {
   site = replaceIn(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`);
   site = replaceIn(site, 'listen [::]:80;', '');
   site = replaceIn(site, 'server_name carmarket.example.com;', 'server_name localhost;', 2);
+  site = replaceIn(
+    site,
+    '/var/log/nginx/carmarket.access.log',
+    path.join(conf, 'carmarket.access.log'),
+  );
   site = site.replace(/ssl_certificate \S+; # CERTIFICATE/, `ssl_certificate ${certificate};`);
   site = site.replace(/ssl_certificate_key \S+; # KEY/, `ssl_certificate_key ${key};`);
   expect(
@@ -668,19 +674,29 @@ async function main() {
     return `${file}: ${size} bytes, ${br.body.length} brotli, ${gz.body.length} gzip`;
   });
 
-  await check('nginx’s request id reaches the process and is answered back', async () => {
-    const answer = await httpsRequest('/api/health');
-    const id = answer.headers['x-request-id'];
-    expect(
-      /^[0-9a-f]{32}$/.test(id ?? ''),
-      `X-Request-Id: ${id} (nginx's $request_id is 32 hex digits)`,
-    );
-    const forged = await httpsRequest('/api/health', {
-      headers: { 'x-request-id': 'chosen-by-client' },
-    });
-    expect(forged.headers['x-request-id'] !== 'chosen-by-client', 'a client chose its request id');
-    return id;
-  });
+  await check(
+    'nginx’s request id reaches the process, its log and nginx’s, and comes back',
+    async () => {
+      const answer = await httpsRequest('/');
+      const id = answer.headers['x-request-id'];
+      expect(
+        /^[0-9a-f]{32}$/.test(id ?? ''),
+        `X-Request-Id: ${id} (nginx's $request_id is 32 hex digits)`,
+      );
+      const accessLog = fs.readFileSync(path.join(conf, 'carmarket.access.log'), 'utf8');
+      expect(accessLog.includes(`id=${id} `), 'not in the site’s access log');
+      const logged = servers.filter((server) =>
+        fs.readFileSync(server.logFile, 'utf8').includes(`"reqId":"${id}"`),
+      );
+      expect(logged.length === 1, `in ${logged.length} processes' request logs, not 1`);
+      const forged = await httpsRequest('/', { headers: { 'x-request-id': 'chosen-by-client' } });
+      expect(
+        forged.headers['x-request-id'] !== 'chosen-by-client',
+        'a client chose its request id',
+      );
+      return id;
+    },
+  );
 
   const buyer = new Browser();
   const account = {

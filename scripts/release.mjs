@@ -17,7 +17,7 @@
 // node_modules holds native parts (sharp's libvips for this platform, PGlite's WebAssembly):
 // a release made on linux-x64 with glibc runs there only.
 //
-//   --skip-build   use the builds already in apps/*/dist (made by `npm run build`)
+//   --skip-build   use the web build already in apps/web (the server is always bundled afresh)
 //   --out DIR      where to write (default: release/)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,14 +52,9 @@ function run(command, commandArgs, options = {}) {
 const started = performance.now();
 if (!args.includes('--skip-build')) {
   // A build for serving, whatever NODE_ENV the shell has (scripts/start.mjs says why).
-  run('npm', ['run', 'build'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' } });
+  run('npm', ['run', 'build:web'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' } });
 }
-for (const file of [
-  'apps/server/dist/server.js',
-  'apps/server/dist/vin-worker.mjs',
-  'apps/web/dist/spa.html',
-  'apps/web/dist-ssr/entry-server.js',
-]) {
+for (const file of ['apps/web/dist/spa.html', 'apps/web/dist-ssr/entry-server.js']) {
   if (!fs.existsSync(at(file))) {
     console.error(`release: ${file} is missing; run \`npm run build\` (or drop --skip-build)`);
     process.exit(1);
@@ -70,7 +65,11 @@ fs.rmSync(out, { recursive: true, force: true });
 fs.rmSync(tarball, { force: true });
 fs.mkdirSync(out, { recursive: true });
 const copy = (from, to = from) => fs.cpSync(at(from), path.join(out, to), { recursive: true });
-copy('apps/server/dist');
+// The server is bundled straight into the folder (a second or two), so that only what build.mjs
+// makes ships, never what else was left in apps/server/dist.
+run(process.execPath, ['build.mjs', path.join(out, 'apps/server/dist')], {
+  cwd: at('apps/server'),
+});
 copy('apps/server/src/db/migrations');
 copy('apps/web/dist');
 copy('apps/web/dist-ssr');

@@ -1,7 +1,11 @@
 // Bundles the server into dist/server.js and the commands into dist/create-admin.js, backup.js and restore.js. Our own workspace code (TypeScript) is bundled in;
 // every npm dependency stays external and is loaded from node_modules at run time.
+// `node build.mjs DIR` writes them to DIR instead (`npm run release` builds into its folder).
 import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'esbuild';
+
+const outdir = process.argv[2] ?? 'dist';
 
 await build({
   entryPoints: {
@@ -10,7 +14,7 @@ await build({
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
   },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -31,4 +35,4 @@ await build({
 
 // The VIN decoder's thread is plain JavaScript started by URL beside the module that starts it
 // (modules/vin/vin-decoder.ts): beside the bundle it is dist/vin-worker.mjs (decision 033).
-await copyFile('src/modules/vin/vin-worker.mjs', 'dist/vin-worker.mjs');
+await copyFile('src/modules/vin/vin-worker.mjs', path.join(outdir, 'vin-worker.mjs'));

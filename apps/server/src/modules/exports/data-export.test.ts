@@ -198,4 +198,16 @@ describe('download my data', () => {
     // Another person's allowance is their own.
     await download(await register(app));
   });
+
+  it('does not hold up a shutdown while a download is under way', async () => {
+    const other = await startTestApp();
+    try {
+      const person = await register(other);
+      const started = await person.get('/api/my/data-export');
+      expect(started.status).toBe(200);
+      // The body is never read: closing must cut the download rather than wait for the client.
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -33,7 +33,11 @@ export const DEAL_RATING_LABELS: Record<DealRating, string> = {
   overpriced: 'Overpriced',
 };
 
-export const BOOKING_STATUSES = ['pending', 'paid', 'cancelled', 'closed'] as const;
+/**
+ * `refunded`: a paid booking whose payment an admin refunded after the buyer's dispute (decision
+ * 044); it keeps its paidAt and transactionId, and its car went back to its seller, withdrawn.
+ */
+export const BOOKING_STATUSES = ['pending', 'paid', 'cancelled', 'closed', 'refunded'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** Why a pending booking was closed: what happened to its car. */

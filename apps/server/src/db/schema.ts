@@ -443,7 +443,7 @@ export const booking = pgTable(
     ),
     check(
       'booking_paid_check',
-      sql`(${t.status} = 'paid') = (${t.paidAt} is not null and ${t.transactionId} is not null)`,
+      sql`(${t.status} in ('paid', 'refunded')) = (${t.paidAt} is not null and ${t.transactionId} is not null)`,
     ),
   ],
 );

@@ -86,8 +86,8 @@ export const StatsSchema = z.object({
   role: z.enum(['Buyer', 'Seller', 'admin']).nullable(),
   currency: z.string(),
   /**
-   * Bookings by status; a paid booking refunded after a dispute counts as `refunded`, not `paid`
-   * (decision 037). Likewise its car, under `refunded` rather than `sold`, in `listingsByStatus`.
+   * Bookings by status; a booking refunded after a dispute is `refunded`, not `paid`, and its car
+   * `withdrawn` in `listingsByStatus` (decision 044).
    */
   bookingsByStatus: z.record(z.string(), z.number().int()),
   listingsByStatus: z.record(z.string(), z.number().int()),

@@ -376,7 +376,7 @@ describe('GET /api/stats', () => {
     expect(ruled.status).toBe(200);
 
     const sellers = await statsOf(seller);
-    expect(sellers.listingsByStatus).toEqual({ sold: 1, refunded: 1 });
+    expect(sellers.listingsByStatus).toEqual({ sold: 1, withdrawn: 1 });
     expect(sellers.bookingsByStatus).toEqual({ paid: 1, refunded: 1 });
     expect(sellers.sales.at(-1)).toMatchObject({ count: 1, amountCents: 2_000_000 });
     const buyers = await statsOf(refunded.buyer);

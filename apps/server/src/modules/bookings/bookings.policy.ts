@@ -39,9 +39,12 @@ export const bookingPolicy = {
       holdsRole(actor.roles, 'Seller') || holdsRole(actor.roles, 'admin'),
       'This is for Seller or admin accounts only.',
     ),
-  /** A receipt: only the buyer who paid, and only once the booking is paid; else there is none. */
+  /**
+   * A receipt: only the buyer who paid, and only once the booking is paid (a refunded one keeps
+   * its receipt, which shows the refund); else there is none.
+   */
   canSeeReceipt: (actor: SessionUser, booking: { buyerId: string; status: string }) =>
-    booking.buyerId === actor.id && booking.status === 'paid'
+    booking.buyerId === actor.id && (booking.status === 'paid' || booking.status === 'refunded')
       ? allow
       : hide('That receipt was not found.'),
   /**

@@ -24,9 +24,13 @@ export function presentBooking(row: BookingRow): Booking {
   };
 }
 
-/** A paid booking's hand-over and money; null for one not paid (or paid with no settlement). */
+/**
+ * A paid (or refunded) booking's hand-over and money; null for one never paid (or paid with no
+ * settlement).
+ */
 function presentHandover(row: BookingRow): Handover | null {
-  if (row.status !== 'paid' || !row.settlementState || !row.releaseDueAt) return null;
+  if (row.status !== 'paid' && row.status !== 'refunded') return null;
+  if (!row.settlementState || !row.releaseDueAt) return null;
   return {
     state: row.settlementState,
     releaseDueAt: row.releaseDueAt.toISOString(),

@@ -206,10 +206,10 @@ export async function findBooking(db: Db, id: string): Promise<BookingRow | unde
 
 export type ReceiptRow = BookingRow & { paidAt: Date; transactionId: string };
 
-/** A paid booking with what its receipt shows; undefined for a booking that is not paid. */
+/** A paid (or refunded) booking with what its receipt shows; undefined for one never paid. */
 export function receiptOf(row: BookingRow): ReceiptRow | undefined {
   const { paidAt, transactionId } = row;
-  return row.status === 'paid' && paidAt && transactionId
+  return (row.status === 'paid' || row.status === 'refunded') && paidAt && transactionId
     ? { ...row, paidAt, transactionId }
     : undefined;
 }

@@ -14,6 +14,7 @@ import type { Mailer } from '../../adapters/mail.ts';
  *   available -> reserved (a buyer paying holds it) -> sold (payment succeeded)
  *   reserved  -> available (the hold lapses, the payment fails, the buyer cancels)
  *   available -> withdrawn (its seller)      withdrawn -> available (its seller relists it)
+ *   sold -> withdrawn (an admin refunded its sale after a dispute: the booking is refunded)
  *   any but sold -> removed (an admin)
  *   available/reserved -> removed (its seller's account was deleted; withdrawn cars stay so)
  *
@@ -158,6 +159,36 @@ export async function sellCar(
     paidAt: sale.paidAt,
   });
   return { sold: true, closed: await closeOpenBookings(tx, sale.carId, 'sold') };
+}
+
+/**
+ * A sale undone by a refund (decision 044): the paid booking -> refunded (keeping when and how it
+ * was paid), its car sold -> withdrawn, back in its seller's hands: they may put it on sale again
+ * (relistCar) and another buyer may then buy it. False when the booking was not the car's paid
+ * one (refunded already).
+ */
+export async function refundSale(
+  tx: Tx,
+  sale: { carId: string; bookingId: string },
+): Promise<boolean> {
+  // The lock order: the car, then the booking.
+  const [car] = await tx
+    .update(listing)
+    .set({ status: 'withdrawn', holdBookingId: null, holdExpiresAt: null, advertisedAt: null })
+    .where(and(eq(listing.id, sale.carId), eq(listing.status, 'sold')))
+    .returning({ id: listing.id });
+  const [refunded] = await tx
+    .update(booking)
+    .set({ status: 'refunded' })
+    .where(
+      and(
+        eq(booking.id, sale.bookingId),
+        eq(booking.listingId, sale.carId),
+        eq(booking.status, 'paid'),
+      ),
+    )
+    .returning({ id: booking.id });
+  return Boolean(car && refunded);
 }
 
 /**

@@ -14,6 +14,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { countOutcome } from '../../lib/metrics.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { refundSale } from '../listings/lifecycle.ts';
 import { queueMail } from '../mail/mail-queue.ts';
 import { disputeResolvedMail, partiesOf } from './handover-mail.ts';
 import { recordMovement } from './ledger.ts';
@@ -212,13 +213,14 @@ async function finishRefund(deps: PayoutDeps, disputeId: string): Promise<boolea
     .select({
       status: dispute.status,
       bookingId: dispute.bookingId,
+      listingId: booking.listingId,
       transactionId: booking.transactionId,
     })
     .from(dispute)
     .innerJoin(booking, eq(booking.id, dispute.bookingId))
     .where(eq(dispute.id, disputeId));
   if (claimed?.status !== 'resolving' || !claimed.transactionId) return false;
-  const { bookingId, transactionId: intentId } = claimed;
+  const { bookingId, listingId, transactionId: intentId } = claimed;
   try {
     await countOutcome(
       deps.metrics.refunds,
@@ -257,6 +259,8 @@ async function finishRefund(deps: PayoutDeps, disputeId: string): Promise<boolea
           { account: 'cash', amountCents: -held.priceCents },
         ],
       });
+      // The sale is undone: the booking is refunded, the car back with its seller (decision 044).
+      await refundSale(tx, { carId: listingId, bookingId });
     }
     // The charge is no longer the platform's: the payments' own record says so too.
     await tx

@@ -116,8 +116,9 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
       .where(eq(payment.providerPaymentId, transactionId));
     expect(charge!.status).toBe('refunded');
     const after = await bookingOf(buyer, bookingId);
+    // The sale is undone (decision 044): refunded-gives-car-back.test.ts follows the car.
     expect(after).toMatchObject({
-      status: 'paid',
+      status: 'refunded',
       handover: { state: 'refunded', releasedAt: null },
     });
     expect(Date.parse(after.handover!.refundedAt!)).not.toBeNaN();
@@ -156,7 +157,7 @@ describe('disputes: a buyer reports a problem, an admin rules', () => {
     );
     expect(
       (await waitForMail(app, seller.account.email, /^Payment refunded to the buyer/)).text,
-    ).toContain('list it as a new car');
+    ).toContain('put it back on sale from My cars');
     expect(await ledgerSum(app)).toBe(0);
   });
 

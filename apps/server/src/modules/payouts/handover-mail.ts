@@ -208,11 +208,11 @@ export function disputeResolvedMail(
     parties,
     {
       subject: `Refunded: ${parties.carName}`,
-      text: `Hello ${parties.buyer?.name},\n\nAn administrator looked into your report about the ${parties.carName} and refunded your payment of ${money(split.priceCents, split)} to your card. It may take a few days to show on your statement.\n${note}`,
+      text: `Hello ${parties.buyer?.name},\n\nAn administrator looked into your report about the ${parties.carName} and refunded your payment of ${money(split.priceCents, split)} to your card. It may take a few days to show on your statement. The car went back to its seller.\n${note}`,
     },
     {
       subject: `Payment refunded to the buyer: ${parties.carName}`,
-      text: `Hello ${parties.seller?.name},\n\nAn administrator looked into the problem reported with your ${parties.carName} and refunded the buyer's payment of ${money(split.priceCents, split)}, so nothing will be paid to you for it.\n${note}\n\nThe car stays marked sold; to sell it again, list it as a new car: ${siteOrigin}/dashboard/add-product`,
+      text: `Hello ${parties.seller?.name},\n\nAn administrator looked into the problem reported with your ${parties.carName} and refunded the buyer's payment of ${money(split.priceCents, split)}, so nothing will be paid to you for it.\n${note}\n\nThe car is yours again: it is withdrawn from sale, and you can put it back on sale from My cars: ${siteOrigin}/dashboard/my-products`,
     },
   );
 }

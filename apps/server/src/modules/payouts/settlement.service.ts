@@ -148,7 +148,8 @@ async function bookingForBuyer(
       action === 'confirm' ? 'confirm hand-over' : 'dispute',
     ),
   );
-  if (found.status !== 'paid' || !found.settlementState) {
+  // A refunded booking is answered by its settlement's state below (refunded).
+  if ((found.status !== 'paid' && found.status !== 'refunded') || !found.settlementState) {
     authorize(conflicting(NOT_PAID[action]));
   }
   return found;

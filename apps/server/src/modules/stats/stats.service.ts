@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { holdsRole, type Stats } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
-import { booking, listing, settlement, user } from '../../db/schema.ts';
+import { booking, listing, user } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 async function countBy(
@@ -17,17 +17,10 @@ async function countBy(
   return Object.fromEntries(rows.map((row) => [row.key ?? 'none', Number(row.count)]));
 }
 
-// A paid booking refunded after a dispute is no sale: the figures count it apart, as `refunded`
-// (it stays `paid`, and its car `sold`: decision 037). One with no settlement counts as before.
-const refunded = (bookingId: SQL | typeof booking.id) =>
-  sql`exists (select 1 from ${settlement} where ${settlement.bookingId} = ${bookingId} and ${settlement.state} = 'refunded')`;
-
-const bookingStatus = sql`case when ${booking.status} = 'paid' and ${refunded(booking.id)} then 'refunded' else ${booking.status} end`;
-
-const carStatus = sql`case when ${listing.status} = 'sold' and exists (
-    select 1 from ${booking} as paid where paid.listing_id = ${listing.id} and paid.status = 'paid'
-      and ${refunded(sql`paid.id`)}
-  ) then 'refunded' else ${listing.status} end`;
+// A booking refunded after a dispute is no sale: it is `refunded`, not `paid`, and its car went
+// back to its seller, withdrawn (decision 044), so the figures count both by their own status.
+const bookingStatus = sql`${booking.status}`;
+const carStatus = sql`${listing.status}`;
 
 /** Paid bookings per day over the last 30 days, zero days included; refunded ones are left out. */
 async function dailySales(db: Db, filter: SQL | undefined) {
@@ -42,7 +35,7 @@ async function dailySales(db: Db, filter: SQL | undefined) {
     left join (
       select ${booking.id} as id, ${booking.priceCents} as price_cents, ${booking.paidAt} as paid_at
       from ${booking} join ${listing} on ${listing.id} = ${booking.listingId}
-      where ${booking.status} = 'paid' and not ${refunded(booking.id)} ${filter ? sql`and ${filter}` : sql``}
+      where ${booking.status} = 'paid' ${filter ? sql`and ${filter}` : sql``}
     ) as b on date_trunc('day', b.paid_at at time zone 'utc') = d.day
     group by d.day order by d.day`,
   );
@@ -111,7 +104,7 @@ export async function statsFor(db: Db, actor: SessionUser, currency: string): Pr
     db
       .select({ cents: sql<number>`coalesce(sum(${booking.priceCents}), 0)::bigint` })
       .from(booking)
-      .where(and(mine, eq(booking.status, 'paid'), sql`not ${refunded(booking.id)}`)),
+      .where(and(mine, eq(booking.status, 'paid'))),
   ]);
   return {
     role: holdsRole(actor.roles, 'Buyer') ? 'Buyer' : null,

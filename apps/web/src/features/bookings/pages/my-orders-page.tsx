@@ -76,7 +76,7 @@ function BookingActions({
   onReport,
 }: { booking: Booking } & OrderActions) {
   const canReport = useCanReportProblem(booking.handover);
-  if (booking.status === 'paid') {
+  if (booking.status === 'paid' || booking.status === 'refunded') {
     return (
       <div className="grid justify-items-start gap-1.5">
         {booking.handover?.state === 'awaiting-handover' && (

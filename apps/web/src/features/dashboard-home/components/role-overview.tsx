@@ -25,7 +25,6 @@ const LISTING_STATUSES = [
   ['available', 'On sale'],
   ['reserved', 'Reserved'],
   ['sold', 'Sold'],
-  ['refunded', 'Sold, then refunded'],
   ['withdrawn', 'Withdrawn'],
 ] as const;
 

@@ -426,7 +426,9 @@ export function PaymentPage({ bookingId }: { bookingId: string }) {
         <Notice title={`This booking is ${data.status}`}>
           {data.status === 'cancelled'
             ? 'It was cancelled, so it can no longer be paid.'
-            : 'The car was sold to another buyer or taken off the market, so this booking can no longer be paid.'}{' '}
+            : data.status === 'refunded'
+              ? 'Its payment was refunded to you after the problem you reported.'
+              : 'The car was sold to another buyer or taken off the market, so this booking can no longer be paid.'}{' '}
           You can book another car from its category.
         </Notice>
       );

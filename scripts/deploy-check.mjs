@@ -683,11 +683,19 @@ async function main() {
         /^[0-9a-f]{32}$/.test(id ?? ''),
         `X-Request-Id: ${id} (nginx's $request_id is 32 hex digits)`,
       );
-      const accessLog = fs.readFileSync(path.join(conf, 'carmarket.access.log'), 'utf8');
-      expect(accessLog.includes(`id=${id} `), 'not in the site’s access log');
-      const logged = servers.filter((server) =>
-        fs.readFileSync(server.logFile, 'utf8').includes(`"reqId":"${id}"`),
-      );
+      // nginx and the process each log a request once it is answered: look for a few seconds.
+      const inAccessLog = () =>
+        fs.readFileSync(path.join(conf, 'carmarket.access.log'), 'utf8').includes(`id=${id} `);
+      const loggedBy = () =>
+        servers.filter((server) =>
+          fs.readFileSync(server.logFile, 'utf8').includes(`"reqId":"${id}"`),
+        );
+      const deadline = Date.now() + 5000;
+      while ((!inAccessLog() || loggedBy().length === 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(inAccessLog(), 'not in the site’s access log');
+      const logged = loggedBy();
       expect(logged.length === 1, `in ${logged.length} processes' request logs, not 1`);
       const forged = await httpsRequest('/', { headers: { 'x-request-id': 'chosen-by-client' } });
       expect(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacter } from '../text.ts';
 
 /** One category as `GET /api/category` lists it. */
 export const CategorySummarySchema = z.object({
@@ -61,12 +62,37 @@ export const CategoryIconSchema = z.enum(CATEGORY_ICONS, {
 /** The icon a new category gets when none is chosen. */
 export const DEFAULT_CATEGORY_ICON: CategoryIcon = 'sedan-slate';
 
-/** A category's name: trimmed; two names that differ only in case are the same name. */
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, and the left-to-right, right-to-left
+ * and Arabic letter marks): removed from a name, as they make it read otherwise than it is stored.
+ */
+const NAME_BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * A category's name as it is kept (decision 044): NFKC (full-width `Ｖａｎｓ` is `Vans`, a
+ * ligature its letters), without bidirectional controls, every run of white space one space,
+ * trimmed.
+ */
+export function normalizeCategoryName(name: string): string {
+  return name.normalize('NFKC').replace(NAME_BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
+}
+
+/** What two names are compared by: normalized, then in lower case ("vans" is "Ｖａｎｓ"). */
+export function categoryNameKey(name: string): string {
+  return normalizeCategoryName(name).toLowerCase();
+}
+
+/**
+ * A category's name, normalized (above); markup and control characters are refused. Two names
+ * with the same `categoryNameKey` are the same name.
+ */
 export const CategoryNameSchema = z
   .string({ message: 'Name is required' })
-  .trim()
+  .overwrite(normalizeCategoryName)
   .min(1, 'Name is required')
-  .max(40, 'Keep the name under 40 characters');
+  .max(40, 'Keep the name under 40 characters')
+  .refine((name) => !/[<>]/.test(name), 'A name cannot contain < or >')
+  .refine((name) => !hasControlCharacter(name), 'A name cannot contain control characters');
 
 /** `POST /api/categories` (admins). */
 export const CreateCategorySchema = z.object({

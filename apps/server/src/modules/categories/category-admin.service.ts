@@ -1,4 +1,5 @@
 import {
+  categoryNameKey,
   DEFAULT_CATEGORY_ICON,
   type CreateCategoryInput,
   type UpdateCategoryInput,
@@ -35,26 +36,22 @@ export function slugOf(name: string): string {
   return slug || 'category';
 }
 
-/** 400 naming the field when another category has this name, whatever its case. */
+/**
+ * 409 naming the field when another category has this name, compared normalized and whatever its
+ * case (decision 044: `Ｖａｎｓ` is `Vans`). Names kept before normalization are compared so too.
+ * Categories are few (an admin makes each): all their names are read.
+ */
 async function checkNameFree(tx: Tx, name: string, except?: string): Promise<void> {
-  const [taken] = await tx
-    .select({ name: category.name })
+  const key = categoryNameKey(name);
+  const names = await tx
+    .select({ id: category.id, name: category.name })
     .from(category)
-    .where(
-      and(
-        sql`lower(${category.name}) = lower(${name})`,
-        except ? ne(category.id, except) : undefined,
-      ),
-    );
+    .where(except ? ne(category.id, except) : undefined);
+  const taken = names.find((row) => categoryNameKey(row.name) === key);
   if (taken) {
-    throw new AppError(
-      400,
-      'validation-failed',
-      `There is already a category named “${taken.name}”.`,
-      {
-        field: 'name',
-      },
-    );
+    throw new AppError(409, 'conflict', `There is already a category named “${taken.name}”.`, {
+      field: 'name',
+    });
   }
 }
 

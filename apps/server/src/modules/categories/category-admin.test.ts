@@ -83,8 +83,15 @@ describe('categories an admin runs', () => {
   });
 
   it('refuses a duplicate name whatever its case, an empty name and an icon not in the set', async () => {
+    // A duplicate conflicts with a category there is (409), about the name (decision 044).
+    const duplicate = await admin.post('/api/categories', { name: ' luxury CAR ' });
+    expect(duplicate.status).toBe(409);
+    expect(await errorOf(duplicate)).toEqual({
+      code: 'conflict',
+      message: 'There is already a category named “Luxury car”.',
+      field: 'name',
+    });
     const cases: Array<[unknown, string, string]> = [
-      [{ name: ' luxury CAR ' }, 'name', 'There is already a category named “Luxury car”.'],
       [{ name: '   ' }, 'name', 'Name is required'],
       [{}, 'name', 'Name is required'],
       [{ name: 'Kit car', icon: 'rocket-gold' }, 'icon', 'Choose an icon from the list'],
@@ -96,9 +103,47 @@ describe('categories an admin runs', () => {
     }
     const [, luxury] = await listed();
     const renamed = await patch(luxury!._id, { name: 'MICROBUS' });
-    expect(renamed.status).toBe(400);
+    expect(renamed.status).toBe(409);
     expect(await errorOf(renamed)).toMatchObject({ field: 'name' });
     expect((await listed()).filter((c) => /microbus/i.test(c.name))).toHaveLength(1);
+  });
+
+  it('keeps names normalized: look-alikes are duplicates, bidi controls go, markup is refused', async () => {
+    const id = await add('Vans');
+    // Full-width letters, a right-to-left override, marks and odd spaces: all the same "Vans".
+    for (const name of [
+      'Ｖａｎｓ',
+      'ＶＡＮＳ',
+      '\u202eVans',
+      'V\u200ean\u2066s\u2069',
+      ' vans\u00a0',
+    ]) {
+      const response = await admin.post('/api/categories', { name });
+      expect(response.status, JSON.stringify(name)).toBe(409);
+      expect(await errorOf(response)).toMatchObject({ code: 'conflict', field: 'name' });
+      // A rename of another category to it is refused too.
+      const [microbus] = await listed();
+      expect((await patch(microbus!._id, { name })).status, JSON.stringify(name)).toBe(409);
+    }
+    // Stored as typed once normalized: white space collapsed, controls gone, NFKC.
+    const other = await add('  Ｃａｍｐｅｒ\u202e \t van\u061c  ');
+    expect((await listed()).find((c) => c._id === other)).toMatchObject({
+      name: 'Camper van',
+      slug: 'camper-van',
+    });
+    for (const name of ['<b>Trucks</b>', 'Trucks >', '＜script＞']) {
+      const response = await admin.post('/api/categories', { name });
+      expect(response.status, name).toBe(400);
+      expect(await errorOf(response)).toEqual({
+        code: 'validation-failed',
+        message: 'A name cannot contain < or >',
+        field: 'name',
+      });
+      expect((await patch(id, { name })).status).toBe(400);
+    }
+    const names = (await listed()).map((c) => c.name);
+    expect(names.filter((name) => /vans/i.test(name))).toEqual(['Vans']);
+    expect(names.some((name) => /[<>\u202e]/.test(name))).toBe(false);
   });
 
   it('renames a category (its slug follows) and gives it another icon', async () => {

@@ -472,7 +472,10 @@ async function main() {
   let redisDb;
   for (let db = 15; db >= 1 && redisDb === undefined; db -= 1) {
     await probe.select(db);
-    if ((await probe.dbsize()) === 0) redisDb = db;
+    // Taken with a key of the run's own, so that a second run at once takes another.
+    if ((await probe.dbsize()) === 0 && (await probe.set('deploy-check', process.pid, 'NX'))) {
+      redisDb = db;
+    }
   }
   if (redisDb === undefined) throw new Error('no empty Redis database (1-15) to use');
   undo.push(async () => {

@@ -162,6 +162,7 @@ export async function backup(
     return manifest;
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(`${outFile}.partial`, { force: true });
   }
 }
 

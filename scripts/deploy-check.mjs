@@ -625,14 +625,16 @@ async function main() {
   console.log(`nginx on https://localhost:${nginxPort} (HTTP on ${httpPort})\n`);
 
   // 7. The checks through nginx.
-  await check('the home page through nginx, over HTTPS with HTTP/2', async () => {
+  await check('the home page through nginx, over HTTPS with HTTP/2, gzipped by nginx', async () => {
     const home = await http2Get('/', { 'accept-encoding': 'gzip' });
     expect(home.status === 200, `status ${home.status}`);
-    const html = (
-      home.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(home.body) : home.body
-    ).toString();
+    // The server sends pages uncompressed: a gzipped one was compressed by the site.
+    expect(home.headers['content-encoding'] === 'gzip', 'the page came uncompressed');
+    const html = zlib.gunzipSync(home.body).toString();
     expect(/<html/i.test(html) && html.includes('CarMarket'), 'not the home page');
-    return `${html.length} bytes of HTML, ${home.headers['content-encoding'] ?? 'uncompressed'}`;
+    const direct = await httpsRequest('/');
+    expect(!direct.headers['content-encoding'], 'a page came compressed without Accept-Encoding');
+    return `${html.length} bytes of HTML, ${home.body.length} gzipped`;
   });
 
   await check('plain HTTP is sent to HTTPS', async () => {

@@ -139,3 +139,47 @@ export function deleteAccountLinkMail(person: Person, url: string, minutes: numb
     ),
   };
 }
+
+/**
+ * To an address that has an account, when someone signed up with it (decision 044): the sign-up
+ * answered as a new one does, so only the address's owner learns that it has an account.
+ */
+export function signUpAttemptMail(
+  person: Person,
+  urls: { signIn: string; forgot: string },
+): MailMessage {
+  return {
+    to: person.email,
+    subject: 'Someone tried to sign up with your address',
+    text: lines(
+      `Hello ${person.name},`,
+      '',
+      'Someone (perhaps you) tried to make a new CarMarket account with this email address, which already has one. No new account was made, and nothing changed in yours.',
+      '',
+      `If it was you, sign in instead: ${urls.signIn}`,
+      `Forgot your password? Choose a new one: ${urls.forgot}`,
+      '',
+      'If it was not you, you need do nothing.',
+    ),
+  };
+}
+
+/**
+ * To the address of a deleted account it still holds, when someone signed up with it (decision
+ * 044): when it was deleted and from when the address is free, which only its owner should learn.
+ */
+export function deletedAccountSignUpMail(email: string, held: string): MailMessage {
+  return {
+    to: email,
+    subject: 'Someone tried to sign up with your address',
+    text: lines(
+      'Hello,',
+      '',
+      'Someone (perhaps you) tried to make a new CarMarket account with this email address. No account was made.',
+      '',
+      held,
+      '',
+      'If it was not you, you need do nothing.',
+    ),
+  };
+}

@@ -27,13 +27,10 @@ import type { LiveHub } from '../messages/live.ts';
 import { accountFlows } from './account-flows.ts';
 import { googleSignInEnabled, type Auth } from './auth.ts';
 import { mountBetterAuth, type AuthCall, type CallRule } from './better-auth-bridge.ts';
-import {
-  deletedAccountSignUpMessage,
-  heldByDeletedAccount,
-  releaseDeletedEmails,
-} from '../users/deleted-accounts.ts';
+import { releaseDeletedEmails } from '../users/deleted-accounts.ts';
 import type { KnownBrowsers } from './known-browsers.ts';
 import { signInLimits } from './sign-in-limits.ts';
+import { signUpAnswers } from './sign-up-answers.ts';
 
 const SignUpBody = z.object({
   name: NameSchema,
@@ -87,6 +84,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
   const google = googleSignInEnabled(config);
   const limits = signInLimits(config, counters);
   const flows = await accountFlows({ ...deps, limits });
+  const answerTakenAddress = signUpAnswers({ ...deps, limits, holdDays });
 
   app.get(
     '/sign-in-options',
@@ -122,19 +120,11 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
       body: SignUpBody,
       remembersBrowser: true,
       async before(call) {
-        // Counted before the account is made; kept unless the server failed: a sign-up refused
-        // for a taken address still tells whether it has an account, so probing counts too.
+        // Counted before the account is made; kept unless the server failed: a sign-up with a
+        // taken address counts as a new one does, so it answers alike, 429 included.
         call.signUps = await limits.signUp(call.request.ip);
-        // A deleted account holds its address for a while, then frees it (decision 012).
-        const deletedAt = call.email && (await heldByDeletedAccount(db, call.email, holdDays));
-        if (deletedAt) {
-          throw new AppError(
-            409,
-            'email-already-in-use',
-            deletedAccountSignUpMessage(deletedAt, holdDays),
-            { field: 'email' },
-          );
-        }
+        // A taken address answers as a new one and is mailed instead (decision 044).
+        return answerTakenAddress(call);
       },
     },
     'POST /sign-in/email': {

@@ -43,15 +43,59 @@ describe('email and password accounts', () => {
     });
   });
 
-  it('refuses a second account for the same email, whatever its case', async () => {
+  it('answers a sign-up with a taken address as a new one, and mails the address instead (decision 044)', async () => {
     const first = await register(app);
-    const response = await new TestClient(app).post('/api/auth/sign-up/email', {
-      name: 'Copy',
-      email: first.account.email.toUpperCase(),
-      password: 'another fine password',
+    const signUp = (email: string) =>
+      new TestClient(app).post('/api/auth/sign-up/email', {
+        name: 'Copy Cat',
+        email,
+        password: 'another fine password',
+      });
+    const fresh = `fresh.${Date.now()}@example.com`;
+    const [taken, created] = [
+      await signUp(first.account.email.toUpperCase()),
+      await signUp(fresh.toUpperCase()),
+    ];
+    // Alike: the status, the headers (but the new account's session cookie), the body's shape.
+    expect(taken.status).toBe(200);
+    expect(created.status).toBe(200);
+    const headerNames = (response: Response) =>
+      [...response.headers.keys()].filter(
+        (name) => !['set-cookie', 'date', 'x-request-id', 'content-length'].includes(name),
+      );
+    expect(headerNames(taken)).toEqual(headerNames(created));
+    expect(taken.headers.get('cache-control')).toBe(created.headers.get('cache-control'));
+    const shape = (value: unknown): unknown =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shape(inner)]))
+        : Array.isArray(value)
+          ? 'array'
+          : typeof value;
+    type SignedUp = { user: Record<string, unknown> };
+    const takenBody = (await taken.json()) as SignedUp;
+    const createdBody = (await created.json()) as SignedUp;
+    expect(shape(takenBody)).toEqual(shape(createdBody));
+    expect(Object.keys(takenBody.user)).toEqual(Object.keys(createdBody.user));
+    expect(takenBody.user).toMatchObject({ name: 'Copy Cat', email: first.account.email });
+    expect(createdBody.user).toMatchObject({ name: 'Copy Cat', email: fresh });
+
+    // The address's owner is told; no second account was made, and theirs is as it was.
+    const told = await waitForMail(app, first.account.email, /^Someone tried to sign up/);
+    expect(told.text).toContain('No new account was made');
+    expect(told.text).toMatch(/\/login\n/);
+    const owners = await app.database.db
+      .select({ name: user.name })
+      .from(user)
+      .where(eq(user.email, first.account.email));
+    expect(owners).toEqual([{ name: first.account.name }]);
+    const signedIn = await new TestClient(app).post('/api/auth/sign-in/email', {
+      email: first.account.email,
+      password: first.account.password,
     });
-    expect(response.status).toBe(409);
-    expect((await errorOf(response)).code).toBe('email-already-in-use');
+    expect(signedIn.status).toBe(200);
+    expect((await mailsTo(app, fresh)).some((mail) => /tried to sign up/.test(mail.subject))).toBe(
+      false,
+    );
   });
 
   it.each([

@@ -166,6 +166,9 @@ export function mountBetterAuth(
         reply.header(header, value);
       }
     });
+    // An account's answers are no cache's to keep; and a sign-up's reads as our own answer to a
+    // taken address does (sign-up-answers.ts), header for header.
+    if (!response.headers.has('cache-control')) reply.header('cache-control', 'no-store');
     // better-auth writes its redirects on the site's own origin as full addresses; as paths they
     // keep the browser on the name it used (and with the cookie just set for that name).
     // A path a browser would read as another site (`//evil.example`) stays a full address.

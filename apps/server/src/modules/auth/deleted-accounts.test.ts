@@ -73,13 +73,19 @@ describe('deleted accounts', () => {
     const deletedOn = longDate(today() - DAY_MS);
     const freeFrom = longDate(today() + 30 * DAY_MS);
 
+    // The sign-up answers as a new one does (decision 044): the dates go only to the owner.
     const again = await signUp(gone.email.toUpperCase());
-    expect(again.status).toBe(409);
-    expect(await errorOf(again)).toMatchObject({
-      code: 'email-already-in-use',
-      field: 'email',
-      message: `An account with this email was deleted on ${deletedOn}. The address can be used for a new account from ${freeFrom}.`,
-    });
+    expect(again.status).toBe(200);
+    const answer = await again.text();
+    expect(JSON.parse(answer)).toMatchObject({ user: { email: gone.email, name: 'New Owner' } });
+    expect(answer).not.toContain(deletedOn);
+    const mail = await waitForMail(app, gone.email, /^Someone tried to sign up/);
+    expect(mail.text).toContain(
+      `An account with this email was deleted on ${deletedOn}. The address can be used for a new account from ${freeFrom}.`,
+    );
+    expect(
+      await app.database.db.select({ id: user.id }).from(user).where(eq(user.email, gone.email)),
+    ).toEqual([{ id: gone.id }]);
 
     const signedIn = await signIn(gone.email, gone.password);
     expect(signedIn.status).toBe(403);

@@ -163,7 +163,14 @@ describe('deleting my own account', () => {
       email: buyer.account.email,
       password: 'a fine new password',
     });
-    expect(again.status).toBe(409);
+    // Answered as a new sign-up (decision 044), but no account is made: the address is held.
+    expect(again.status).toBe(200);
+    expect(
+      await app.database.db
+        .select({ id: user.id })
+        .from(user)
+        .where(eq(user.email, buyer.account.email)),
+    ).toHaveLength(1);
     // No password or Google link is kept for the deleted account.
     const links = await app.database.db
       .select()

@@ -53,44 +53,36 @@ describe('the register form (moved from accounts-sign-up.spec.ts)', () => {
     expect(calls).toEqual([]);
   });
 
-  it('says beside the email field, focused, that the address has an account already', async () => {
+  it('says to check the mail when the sign-up began no session (the address has an account)', async () => {
+    // The server answers a taken address as a new sign-up, without a session (decision 044): the
+    // account type cannot be recorded, and the owner of the address was mailed.
     const calls = answering({
       'POST /api/auth/sign-up/email': {
-        status: 409,
-        body: {
-          error: {
-            code: 'email-already-in-use',
-            message: 'An account with this email already exists. Try signing in.',
-          },
-        },
+        status: 200,
+        body: { user: { id: 'u-1', name: 'Copy Seller', email: 'seller@demo.local' } },
+      },
+      'POST /api/user': {
+        status: 401,
+        body: { error: { code: 'unauthenticated', message: 'Please sign in.' } },
       },
     });
-    const { user } = renderRegister();
+    const { user } = renderRegister('/blog/how-to-inspect-a-used-car');
     await fillIn(user, 'seller@demo.local');
 
-    const email = screen.getByLabelText('Email');
-    await vi.waitFor(() =>
-      expect(email).toHaveAccessibleDescription(expect.stringMatching(/already exists/)),
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('Check your mail');
+    expect(status).toHaveTextContent('We sent a message to seller@demo.local');
+    expect(screen.getByRole('link', { name: 'sign in' })).toHaveAttribute(
+      'href',
+      '/login?next=/blog/how-to-inspect-a-used-car',
     );
-    expect(email).toHaveFocus();
-    expect(email).toHaveAttribute('aria-invalid', 'true');
-    // The account type is not recorded for an account that was not made.
-    expect(calls.map(({ call }) => call)).toEqual(['POST /api/auth/sign-up/email']);
-  });
-
-  it('says beside the email field until when a deleted account holds the address (rough edge 13)', async () => {
-    const held =
-      'An account with this email was deleted on 7 December 2026. The address can be used for a new account from 7 January 2027.';
-    answering({
-      'POST /api/auth/sign-up/email': {
-        status: 409,
-        body: { error: { code: 'email-already-in-use', message: held, field: 'email' } },
-      },
-    });
-    const { user } = renderRegister();
-    await fillIn(user, 'gone@example.com');
-    const email = screen.getByLabelText('Email');
-    await vi.waitFor(() => expect(email).toHaveAccessibleDescription(held));
+    // Not "your account was created": the form is gone, nobody was signed in.
+    expect(screen.queryByRole('button', { name: 'Create account' })).toBeNull();
+    expect(screen.queryByText(/was created/)).toBeNull();
+    expect(calls.map(({ call }) => call)).toEqual([
+      'POST /api/auth/sign-up/email',
+      'POST /api/user',
+    ]);
   });
 
   it('creates the account, records its type, then goes back to the page it came from', async () => {

@@ -209,3 +209,51 @@ describe('migration 0020 (hand-over, payouts, the ledger)', () => {
     expect(Number(mail[0]!.n)).toBe(0);
   });
 });
+
+describe('migration 0021 (a refund gives the car back)', () => {
+  it('turns bookings refunded before it refunded, and their cars withdrawn; other sales stay', async () => {
+    const after = await upgradedAcross('0021_refund_gives_car_back', (db) =>
+      db.execute(sql`
+      with c as (insert into category (name, slug, icon) values ('Estate', 'estate', '/i.webp') returning id),
+      s as (insert into "user" (name, email) values ('Old Seller', 'old-seller@example.com') returning id),
+      b as (insert into "user" (name, email) values ('Old Buyer', 'old-buyer@example.com') returning id),
+      cars as (
+        insert into listing (category_id, seller_id, seller_name, name, condition, location, year,
+          reprice_cents, orprice_cents, currency, make, model, status)
+        select c.id, s.id, 'Old Seller', n, 'Good', 'Portland, OR', 2020, 1000000, 1000000, 'USD',
+          'Subaru', 'Outback', 'sold'
+        from c, s, (values ('refunded car'), ('kept car')) as v (n)
+        returning id, name, seller_id),
+      paid as (
+        insert into booking (listing_id, buyer_id, buyer_name, buyer_email, phone, location,
+          price_cents, currency, status, paid_at, transaction_id)
+        select cars.id, b.id, 'Old Buyer', 'old-buyer@example.com', '+1 503 555 0100', 'Portland',
+          1000000, 'USD', 'paid', now() - interval '3 days', 'pi_' || cars.name
+        from cars, b
+        returning id, listing_id)
+      insert into settlement (booking_id, seller_id, price_cents, fee_cents, seller_cents, currency,
+        state, release_due_at, refunded_at)
+      select paid.id, cars.seller_id, 1000000, 50000, 950000, 'USD',
+        case cars.name when 'refunded car' then 'refunded' else 'awaiting-handover' end,
+        now() + interval '4 days',
+        case cars.name when 'refunded car' then now() end
+      from paid join cars on cars.id = paid.listing_id`),
+    );
+    const rows = await queryRows<{ name: string; car: string; booking: string }>(
+      after.db,
+      sql`select l.name, l.status as car, b.status as booking
+          from listing l join booking b on b.listing_id = l.id order by l.name`,
+    );
+    expect(rows).toEqual([
+      { name: 'kept car', car: 'sold', booking: 'paid' },
+      { name: 'refunded car', car: 'withdrawn', booking: 'refunded' },
+    ]);
+    // The refunded booking keeps its payment's record.
+    const [kept] = await queryRows<{ paid: boolean }>(
+      after.db,
+      sql`select paid_at is not null and transaction_id = 'pi_refunded car' as paid
+          from booking where status = 'refunded'`,
+    );
+    expect(kept?.paid).toBe(true);
+  });
+});

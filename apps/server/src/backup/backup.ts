@@ -519,57 +519,24 @@ async function placeAuthSecret(target: BackupTarget, staging: string): Promise<v
 }
 
 /**
- * earthdistance's `ll_to_earth` names the `earth` type and function without their schema, and
- * pg_restore runs with an empty search_path: rebuilding the car-distance index
- * (`listing_onsale_place_idx`) fails with 'type "earth" does not exist'. Created first, with its
- * search_path set on the function, the index builds (the dump's CREATE EXTENSION IF NOT EXISTS
- * then does nothing).
- */
-async function prepareExtensions(client: pg.Client): Promise<void> {
-  await client.query('create extension if not exists cube');
-  await client.query('create extension if not exists earthdistance');
-  const { rows } = await client.query<{ schema: string; cube: string }>(
-    `select quote_ident(e.nspname) as schema, quote_ident(c.nspname) as cube
-       from pg_extension x join pg_namespace e on e.oid = x.extnamespace,
-            pg_extension y join pg_namespace c on c.oid = y.extnamespace
-      where x.extname = 'earthdistance' and y.extname = 'cube'`,
-  );
-  const { schema, cube } = rows[0]!;
-  await client.query(
-    `alter function ${schema}.ll_to_earth(float8, float8) set search_path = ${schema}, ${cube}`,
-  );
-}
-
-/**
  * pg_restore in one transaction (a failed restore leaves the database empty, to try again),
  * without owners or grants (the target's role owns everything), nor the extensions' comments
- * (only their owner, a superuser, may set those); then ANALYZE, which pg_restore leaves undone.
+ * (only their owner, a superuser, may set those); then the indexes that call earthdistance; then
+ * ANALYZE, which pg_restore leaves undone.
  */
 async function restorePostgres(
   url: string,
   dump: string,
   progress: Progress | undefined,
 ): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await prepareExtensions(client);
-  } catch (error) {
-    throw new BackupError(
-      `Could not create the cube and earthdistance extensions in the new database: ${(error as Error).message}. ` +
-        'Create them as a superuser (create extension cube; create extension earthdistance), or give the role the right to, then restore again.',
-    );
-  } finally {
-    await client.end();
-  }
-  const { stdout } = await runTool('pg_restore', ['--list', dump]);
+  const toc = (await runTool('pg_restore', ['--list', dump])).stdout
+    .split('\n')
+    .filter((line) => !/ COMMENT - EXTENSION /.test(line));
+  const earthIndexes = await earthdistanceIndexes(dump, toc);
   const list = `${dump}.list`;
   await fs.writeFile(
     list,
-    stdout
-      .split('\n')
-      .filter((line) => !/ COMMENT - EXTENSION /.test(line))
-      .join('\n'),
+    toc.filter((line) => !earthIndexes.some((index) => index.tocLine === line)).join('\n'),
   );
   await step(progress, 'pg_restore', () =>
     runTool('pg_restore', [
@@ -582,13 +549,52 @@ async function restorePostgres(
       dump,
     ]),
   );
-  const analyzing = new pg.Client({ connectionString: url });
-  await analyzing.connect();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    await step(progress, 'analyze', () => analyzing.query('analyze'));
+    await step(progress, 'distance indexes', async () => {
+      const [{ schema }] = (
+        await client.query<{ schema: string }>(
+          `select quote_ident(n.nspname) as schema from pg_extension x
+             join pg_namespace n on n.oid = x.extnamespace where x.extname = 'earthdistance'`,
+        )
+      ).rows as [{ schema: string }];
+      await client.query(`set search_path = ${schema}, public`);
+      for (const index of earthIndexes) await client.query(index.sql);
+      await client.query('reset search_path');
+    });
+    await step(progress, 'analyze', () => client.query('analyze'));
   } finally {
-    await analyzing.end();
+    await client.end();
   }
+}
+
+/**
+ * The dump's indexes whose definition calls earthdistance (the car-distance index,
+ * `listing_onsale_place_idx`): its `ll_to_earth` names the `earth` type and function without
+ * their schema, and pg_restore builds indexes with an empty search_path, so they fail there
+ * ('type "earth" does not exist'). They are built after it, with the search_path the migrations
+ * had.
+ */
+async function earthdistanceIndexes(
+  dump: string,
+  toc: string[],
+): Promise<Array<{ tocLine: string; sql: string }>> {
+  const indexLines = toc.filter((line) => /^\d+; \d+ \d+ INDEX /.test(line));
+  if (indexLines.length === 0) return [];
+  const list = `${dump}.indexes`;
+  await fs.writeFile(list, indexLines.join('\n'));
+  const { stdout } = await runTool('pg_restore', ['--file=-', `--use-list=${list}`, dump]);
+  const statements = stdout.match(/^CREATE (UNIQUE )?INDEX .*;$/gm) ?? [];
+  return statements
+    .filter((statement) => /ll_to_earth|earth_box|earth_distance/.test(statement))
+    .map((statement) => {
+      const name = /INDEX (\S+) ON /.exec(statement)![1]!;
+      // A TOC line: `<id>; <class> <oid> INDEX <schema> <name> <owner>`.
+      const tocLine = indexLines.find((line) => line.split(' ')[5] === name);
+      if (!tocLine) throw new BackupError(`The dump's index ${name} is not in its list.`);
+      return { tocLine, sql: statement };
+    });
 }
 
 function runTool(command: string, args: string[]): Promise<{ stdout: string }> {

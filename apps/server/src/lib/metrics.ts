@@ -63,15 +63,8 @@ export function createMetrics({ processMetrics }: MetricsOptions): Metrics {
   if (processMetrics) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const requests = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer a request, by route pattern, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  // One child per (route, method, status), found by one string key: no label hashing per request.
-  const children = new Map<string, { observe(value: number): void }>();
+  const requests = requestHistogram();
+  registry.registerMetric(requests.metric as never);
 
   const queries = new Histogram({
     name: 'db_query_duration_seconds',
@@ -111,15 +104,7 @@ export function createMetrics({ processMetrics }: MetricsOptions): Metrics {
 
   return {
     registry,
-    observeRequest(route, method, status, ms) {
-      const key = `${route ?? ''} ${method} ${status}`;
-      let child = children.get(key);
-      if (!child) {
-        child = requests.labels(route ?? 'unmatched', method, String(status));
-        children.set(key, child);
-      }
-      child.observe(ms / 1000);
-    },
+    observeRequest: requests.observe,
     observeQuery(ms) {
       queries.observe(ms / 1000);
     },
@@ -186,6 +171,76 @@ export function createMetrics({ processMetrics }: MetricsOptions): Metrics {
         'Requests waiting for a PostgreSQL connection',
         (p) => p.waiting,
       );
+    },
+  };
+}
+
+interface RequestSeries {
+  labels: { route: string; method: string; status: string };
+  /** Answers per bucket of REQUEST_BUCKETS (not cumulative), beyond the last not counted. */
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * `http_request_duration_seconds`, kept by hand: a series per (route, method, status), found by
+ * one string key, its bucket counted with a few comparisons. prom-client's histogram hashes
+ * its labels on every observe, even a bound child's; this is read only when scraped.
+ */
+function requestHistogram() {
+  const name = 'http_request_duration_seconds';
+  const series = new Map<string, RequestSeries>();
+  const metric = {
+    name,
+    help: 'Time to answer a request, by route pattern, method and status',
+    type: 'histogram',
+    aggregator: 'sum',
+    get() {
+      const values: Array<{ metricName: string; labels: object; value: number }> = [];
+      for (const { labels, buckets, sum, count } of series.values()) {
+        let below = 0;
+        REQUEST_BUCKETS.forEach((le, index) => {
+          below += buckets[index]!;
+          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: below });
+        });
+        values.push({
+          metricName: `${name}_bucket`,
+          labels: { ...labels, le: '+Inf' },
+          value: count,
+        });
+        values.push({ metricName: `${name}_sum`, labels, value: sum });
+        values.push({ metricName: `${name}_count`, labels, value: count });
+      }
+      return { name, help: metric.help, type: metric.type, values, aggregator: metric.aggregator };
+    },
+    reset() {
+      series.clear();
+    },
+  };
+  return {
+    metric,
+    observe(route: string | undefined, method: string, status: number, ms: number) {
+      const key = `${route ?? ''} ${method} ${status}`;
+      let one = series.get(key);
+      if (!one) {
+        one = {
+          labels: { route: route ?? 'unmatched', method, status: String(status) },
+          buckets: REQUEST_BUCKETS.map(() => 0),
+          sum: 0,
+          count: 0,
+        };
+        series.set(key, one);
+      }
+      const seconds = ms / 1000;
+      one.sum += seconds;
+      one.count += 1;
+      for (let index = 0; index < REQUEST_BUCKETS.length; index += 1) {
+        if (seconds <= REQUEST_BUCKETS[index]!) {
+          one.buckets[index]! += 1;
+          break;
+        }
+      }
     },
   };
 }

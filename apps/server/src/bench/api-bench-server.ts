@@ -12,6 +12,7 @@ import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 
 import { sql } from 'drizzle-orm';
+import pino from 'pino';
 
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -46,7 +47,10 @@ const config = loadConfig();
 const requestLog = process.env.BENCH_REQUEST_LOG;
 const { app, database, auth } = await buildApp({
   config,
-  logger: requestLog ? { level: 'info', file: requestLog } : { level: 'error' },
+  // As server.ts writes its log (asynchronously), into a file instead of its standard output.
+  logger: requestLog
+    ? { level: 'info', stream: pino.destination({ dest: requestLog, sync: false }) }
+    : { level: 'error' },
 });
 if (process.env.BENCH_PREPARE_ONLY) {
   // Migrated and seeded: the measured server starts on this database afterwards.

@@ -77,7 +77,7 @@ import { runMessageMail, type MessageMailDeps } from './modules/messages/message
 import { alertJob } from './jobs/alerts.ts';
 import { carViewFlushJob, carViewPruneJob } from './jobs/car-views.ts';
 import { deletedAccountsJob } from './jobs/deleted-accounts.ts';
-import { measured, startJobs, stopJobs, type Job } from './jobs/job.ts';
+import { measured, startJobs, stopJobs, type Job, type RunningJob } from './jobs/job.ts';
 import { messageMailJob } from './jobs/message-mail.ts';
 import { paymentSweepJob } from './jobs/payment-sweep.ts';
 import { uploadSweepJob } from './jobs/upload-sweep.ts';
@@ -451,21 +451,9 @@ export async function buildApp({
   const vinDecoding = job(
     vinDecodingJob(database.db, vinDecoder, config.VIN_DECODE_INTERVAL_SECONDS * 1000),
   );
-  const jobs = startJobs(
-    [
-      paymentSweep,
-      payoutSweep,
-      uploadSweep,
-      deletedAccounts,
-      alerts,
-      messageMail,
-      viewFlush,
-      viewPrune,
-      vinDecoding,
-      priceGuide,
-    ],
-    background,
-  );
+  // Started once the database is migrated (below): a job's first tick must not meet a table
+  // that a fresh database does not have yet.
+  let jobs: RunningJob[] = [];
   // Registered before stopJobs' hook, so it runs after it (hooks run last registered first) and
   // before the counters and the database close: the views counted at close are written.
   app.addHook('onClose', () =>
@@ -488,6 +476,21 @@ export async function buildApp({
       });
       if (seeded.seeded) app.log.info({ listings: seeded.listings }, 'seeded an empty database');
     });
+    jobs = startJobs(
+      [
+        paymentSweep,
+        payoutSweep,
+        uploadSweep,
+        deletedAccounts,
+        alerts,
+        messageMail,
+        viewFlush,
+        viewPrune,
+        vinDecoding,
+        priceGuide,
+      ],
+      background,
+    );
 
     await app.register(requestLogPlugin, { metrics: measuring });
     await app.register(errorsPlugin);

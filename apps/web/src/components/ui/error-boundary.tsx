@@ -33,7 +33,7 @@ export class ErrorBoundary extends Component<Props, State> {
         <p className="mt-3 text-muted">
           Something went wrong while loading it. Reloading usually fixes it.
         </p>
-        <RequestCode error={this.state.error} />
+        <RequestCode error={this.state.error} always />
         <button
           type="button"
           className="button button-primary mt-6"

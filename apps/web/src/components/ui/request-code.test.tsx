@@ -75,8 +75,24 @@ describe('the code a person quotes about a failure', () => {
     expect(alert).toHaveTextContent(`quote this code: ${REQUEST_ID}`);
   });
 
+  it('shows none under a refusal the person can act on, such as a taken name', async () => {
+    serverAnswers({
+      'POST /api/notes': {
+        status: 409,
+        body: { error: { code: 'conflict', message: 'That note exists already.' } },
+        headers: { 'x-request-id': REQUEST_ID },
+      },
+    });
+    const { user } = renderWithApp(<NoteForm />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('That note exists already.');
+    expect(alert).not.toHaveTextContent('quote this code');
+  });
+
   it('shows the code on the error screen of a page that failed with an answer', () => {
-    const error = new ApiError('internal', 'Something went wrong.', 500);
+    // Whatever its status: an answer that reaches the error screen was not expected.
+    const error = new ApiError('not-found', 'Not found.', 404);
     error.requestId = REQUEST_ID;
     // React logs the error it caught; the screen is what matters here.
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -5,7 +5,16 @@
 // the next one.
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+
+// Toasts are the browser journeys' to see, not a component test's: the toaster is loaded lazily,
+// so a toast a test sends as it ends could mount in the next test's page and show there (two
+// alerts where it waits for one). Loaded here, before any test, its container is taken out of
+// the page at once: every toast shows in a detached node, in the test that sent it.
+beforeAll(async () => {
+  await import('../lib/toaster');
+  document.getElementById('notifications')?.remove();
+});
 
 afterEach(() => {
   cleanup();

@@ -37,6 +37,13 @@ const heapProfiling = profileArg === '--profile=heap';
 const profileKind = heapProfiling ? 'heap' : 'cpu';
 const onlyDatabase = process.argv.find((arg) => arg.startsWith('--db='))?.slice('--db='.length);
 const keepDatabase = process.argv.includes('--keep');
+if (onlyDatabase === 'postgres' && !process.env.BENCH_DATABASE_URL) {
+  // Else nothing would be measured, and the summary would read as a pass.
+  console.error(
+    '--db=postgres needs BENCH_DATABASE_URL (postgres://... of a role that may create databases)',
+  );
+  process.exit(2);
+}
 const profileDir = path.join(root, 'bench-profiles');
 const observability = process.argv.includes('--observability');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

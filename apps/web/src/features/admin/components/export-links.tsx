@@ -23,7 +23,7 @@ export function ExportLinks() {
       {ADMIN_EXPORT_TABLES.map((table, index) => (
         <span key={table}>
           {index > 0 && ' · '}
-          <a className="link" href={`${API_BASE}/admin/exports/${table}.csv`} download>
+          <a className="text-link" href={`${API_BASE}/admin/exports/${table}.csv`} download>
             {LABELS[table]}
           </a>
         </span>

@@ -2,9 +2,9 @@
 // manifest (decision 041), from the DATABASE_URL and DATA_DIR the server uses.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BackupError, backup, backupTargetOf } from '../backup/backup.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { DatabaseInUseError } from '../db/pglite-lock.ts';
+import { backup, backupTargetOf } from '../backup/backup.ts';
+import { loadConfig } from '../config.ts';
+import { progress, runArchiveCommand, UsageError } from './archive-command.ts';
 
 async function main() {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
@@ -25,20 +25,4 @@ async function main() {
   );
 }
 
-class UsageError extends Error {}
-
-function progress(step: string, seconds: number) {
-  console.log(`  ${step}: ${seconds.toFixed(1)} s`);
-}
-
-main().catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError) {
-    console.error(error.message);
-    console.error('usage: npm run backup -- --out carmarket-backup.tar');
-  } else if (error instanceof BackupError || error instanceof DatabaseInUseError) {
-    console.error(`backup failed: ${error.message}`);
-  } else {
-    console.error('backup failed:', error);
-  }
-  process.exit(1);
-});
+runArchiveCommand('backup', 'npm run backup -- --out carmarket-backup.tar', main);

@@ -2,9 +2,9 @@
 // and data directory, checks it, then migrates (decision 041).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BackupError, backupTargetOf, restore } from '../backup/backup.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { DatabaseInUseError } from '../db/pglite-lock.ts';
+import { backupTargetOf, restore } from '../backup/backup.ts';
+import { loadConfig } from '../config.ts';
+import { progress, runArchiveCommand, UsageError } from './archive-command.ts';
 
 async function main() {
   const { values } = parseArgs({ options: { in: { type: 'string' } } });
@@ -33,20 +33,4 @@ async function main() {
   }
 }
 
-class UsageError extends Error {}
-
-function progress(step: string, seconds: number) {
-  console.log(`  ${step}: ${seconds.toFixed(1)} s`);
-}
-
-main().catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError) {
-    console.error(error.message);
-    console.error('usage: npm run restore -- --in carmarket-backup.tar');
-  } else if (error instanceof BackupError || error instanceof DatabaseInUseError) {
-    console.error(`restore failed: ${error.message}`);
-  } else {
-    console.error('restore failed:', error);
-  }
-  process.exit(1);
-});
+runArchiveCommand('restore', 'npm run restore -- --in carmarket-backup.tar', main);

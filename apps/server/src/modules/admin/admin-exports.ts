@@ -9,17 +9,24 @@ import { csvLine, type CsvValue } from '../../lib/csv.ts';
 /** Rows read a query at a time: a page of 1,000 is ~0.3 MB of cars, whatever the table's size. */
 export const EXPORT_PAGE_SIZE = 1000;
 
-interface TableExport {
-  header: readonly string[];
-  /** The rows after `after` (by id, the primary key's index), at most `limit`, as CSV cells. */
-  page(
-    db: Db,
-    after: string | null,
-    limit: number,
-  ): Promise<Array<{ id: string; cells: CsvValue[] }>>;
+/** One column of a table's CSV: its header, the column read, and how its value is written. */
+interface CsvColumn {
+  header: string;
+  column: AnyPgColumn;
+  /** The cell of a value that is not written as it is (a list, a count). */
+  cell?: (value: never) => CsvValue;
 }
 
-const after = (column: AnyPgColumn, id: string | null) => (id ? gt(column, id) : undefined);
+interface TableExport {
+  /** The table's primary key: the keyset the pages are read by. */
+  id: AnyPgColumn;
+  columns: readonly CsvColumn[];
+}
+
+const column = <T>(header: string, read: AnyPgColumn, cell?: (value: T) => CsvValue): CsvColumn =>
+  cell
+    ? { header, column: read, cell: cell as (value: never) => CsvValue }
+    : { header, column: read };
 
 /**
  * What each table's CSV holds: what the admin pages show of it, never a secret (no password
@@ -27,219 +34,93 @@ const after = (column: AnyPgColumn, id: string | null) => (id ? gt(column, id) :
  */
 const TABLES: Record<AdminExportTable, TableExport> = {
   users: {
-    header: [
-      'id',
-      'name',
-      'email',
-      'roles',
-      'verified',
-      'email_verified',
-      'created_at',
-      'deleted_at',
+    id: user.id,
+    columns: [
+      column('id', user.id),
+      column('name', user.name),
+      column('email', user.email),
+      column('roles', user.roles, (roles: string[]) => roles.join(' ')),
+      column('verified', user.verified),
+      column('email_verified', user.emailVerified),
+      column('created_at', user.createdAt),
+      column('deleted_at', user.deletedAt),
     ],
-    async page(db, last, limit) {
-      const rows = await db
-        .select({
-          id: user.id,
-          name: user.name,
-          email: user.email,
-          roles: user.roles,
-          verified: user.verified,
-          emailVerified: user.emailVerified,
-          createdAt: user.createdAt,
-          deletedAt: user.deletedAt,
-        })
-        .from(user)
-        .where(after(user.id, last))
-        .orderBy(asc(user.id))
-        .limit(limit);
-      return rows.map((row) => ({
-        id: row.id,
-        cells: [
-          row.id,
-          row.name,
-          row.email,
-          row.roles.join(' '),
-          row.verified,
-          row.emailVerified,
-          row.createdAt,
-          row.deletedAt,
-        ],
-      }));
-    },
   },
   cars: {
-    header: [
-      'id',
-      'seller_id',
-      'seller_name',
-      'name',
-      'make',
-      'model',
-      'year',
-      'mileage_km',
-      'condition',
-      'location',
-      'price_cents',
-      'original_price_cents',
-      'currency',
-      'status',
-      'photos',
-      'description',
-      'created_at',
+    id: listing.id,
+    columns: [
+      column('id', listing.id),
+      column('seller_id', listing.sellerId),
+      column('seller_name', listing.sellerName),
+      column('name', listing.name),
+      column('make', listing.make),
+      column('model', listing.model),
+      column('year', listing.year),
+      column('mileage_km', listing.mileageKm),
+      column('condition', listing.condition),
+      column('location', listing.location),
+      column('price_cents', listing.repriceCents),
+      column('original_price_cents', listing.orpriceCents),
+      column('currency', listing.currency),
+      column('status', listing.status),
+      column('photos', listing.images, (images: unknown[]) => images.length),
+      column('description', listing.description),
+      column('created_at', listing.createdAt),
     ],
-    async page(db, last, limit) {
-      const rows = await db
-        .select({
-          id: listing.id,
-          sellerId: listing.sellerId,
-          sellerName: listing.sellerName,
-          name: listing.name,
-          make: listing.make,
-          model: listing.model,
-          year: listing.year,
-          mileageKm: listing.mileageKm,
-          condition: listing.condition,
-          location: listing.location,
-          repriceCents: listing.repriceCents,
-          orpriceCents: listing.orpriceCents,
-          currency: listing.currency,
-          status: listing.status,
-          images: listing.images,
-          description: listing.description,
-          createdAt: listing.createdAt,
-        })
-        .from(listing)
-        .where(after(listing.id, last))
-        .orderBy(asc(listing.id))
-        .limit(limit);
-      return rows.map((row) => ({
-        id: row.id,
-        cells: [
-          row.id,
-          row.sellerId,
-          row.sellerName,
-          row.name,
-          row.make,
-          row.model,
-          row.year,
-          row.mileageKm,
-          row.condition,
-          row.location,
-          row.repriceCents,
-          row.orpriceCents,
-          row.currency,
-          row.status,
-          row.images.length,
-          row.description,
-          row.createdAt,
-        ],
-      }));
-    },
   },
   bookings: {
-    header: [
-      'id',
-      'car_id',
-      'buyer_id',
-      'buyer_name',
-      'buyer_email',
-      'price_cents',
-      'currency',
-      'status',
-      'closed_reason',
-      'transaction_id',
-      'created_at',
-      'paid_at',
+    id: booking.id,
+    columns: [
+      column('id', booking.id),
+      column('car_id', booking.listingId),
+      column('buyer_id', booking.buyerId),
+      column('buyer_name', booking.buyerName),
+      column('buyer_email', booking.buyerEmail),
+      column('price_cents', booking.priceCents),
+      column('currency', booking.currency),
+      column('status', booking.status),
+      column('closed_reason', booking.closedReason),
+      column('transaction_id', booking.transactionId),
+      column('created_at', booking.createdAt),
+      column('paid_at', booking.paidAt),
     ],
-    async page(db, last, limit) {
-      const rows = await db
-        .select({
-          id: booking.id,
-          listingId: booking.listingId,
-          buyerId: booking.buyerId,
-          buyerName: booking.buyerName,
-          buyerEmail: booking.buyerEmail,
-          priceCents: booking.priceCents,
-          currency: booking.currency,
-          status: booking.status,
-          closedReason: booking.closedReason,
-          transactionId: booking.transactionId,
-          createdAt: booking.createdAt,
-          paidAt: booking.paidAt,
-        })
-        .from(booking)
-        .where(after(booking.id, last))
-        .orderBy(asc(booking.id))
-        .limit(limit);
-      return rows.map((row) => ({
-        id: row.id,
-        cells: [
-          row.id,
-          row.listingId,
-          row.buyerId,
-          row.buyerName,
-          row.buyerEmail,
-          row.priceCents,
-          row.currency,
-          row.status,
-          row.closedReason,
-          row.transactionId,
-          row.createdAt,
-          row.paidAt,
-        ],
-      }));
-    },
   },
   payouts: {
-    header: [
-      'id',
-      'booking_id',
-      'seller_id',
-      'amount_cents',
-      'currency',
-      'provider',
-      'status',
-      'transfer_id',
-      'created_at',
-      'paid_at',
+    id: payout.id,
+    columns: [
+      column('id', payout.id),
+      column('booking_id', payout.bookingId),
+      column('seller_id', payout.sellerId),
+      column('amount_cents', payout.amountCents),
+      column('currency', payout.currency),
+      column('provider', payout.provider),
+      column('status', payout.status),
+      column('transfer_id', payout.transferId),
+      column('created_at', payout.createdAt),
+      column('paid_at', payout.paidAt),
     ],
-    async page(db, last, limit) {
-      const rows = await db
-        .select({
-          id: payout.id,
-          bookingId: payout.bookingId,
-          sellerId: payout.sellerId,
-          amountCents: payout.amountCents,
-          currency: payout.currency,
-          provider: payout.provider,
-          status: payout.status,
-          transferId: payout.transferId,
-          createdAt: payout.createdAt,
-          paidAt: payout.paidAt,
-        })
-        .from(payout)
-        .where(after(payout.id, last))
-        .orderBy(asc(payout.id))
-        .limit(limit);
-      return rows.map((row) => ({
-        id: row.id,
-        cells: [
-          row.id,
-          row.bookingId,
-          row.sellerId,
-          row.amountCents,
-          row.currency,
-          row.provider,
-          row.status,
-          row.transferId,
-          row.createdAt,
-          row.paidAt,
-        ],
-      }));
-    },
   },
 };
+
+/** The rows after `last` (by the table's id, its primary key's index), at most `limit`. */
+async function readPage(db: Db, spec: TableExport, last: string | null, limit: number) {
+  const selection = Object.fromEntries(
+    spec.columns.map((entry, index) => [`c${index}`, entry.column]),
+  ) as Record<string, AnyPgColumn>;
+  const rows = (await db
+    .select({ id: spec.id, ...selection })
+    .from(spec.id.table)
+    .where(last ? gt(spec.id, last) : undefined)
+    .orderBy(asc(spec.id))
+    .limit(limit)) as Array<Record<string, unknown> & { id: string }>;
+  return rows.map((row) => ({
+    id: row.id,
+    cells: spec.columns.map((entry, index) => {
+      const value = row[`c${index}`];
+      return entry.cell ? entry.cell(value as never) : (value as CsvValue);
+    }),
+  }));
+}
 
 /**
  * A table as CSV, read a page at a time by keyset (id > the last one sent) as the client takes
@@ -250,10 +131,10 @@ const TABLES: Record<AdminExportTable, TableExport> = {
 export function tableCsv(db: Db, table: AdminExportTable, pageSize = EXPORT_PAGE_SIZE): Readable {
   const spec = TABLES[table];
   async function* lines() {
-    yield csvLine(spec.header);
+    yield csvLine(spec.columns.map((entry) => entry.header));
     let last: string | null = null;
     for (;;) {
-      const rows = await spec.page(db, last, pageSize);
+      const rows = await readPage(db, spec, last, pageSize);
       if (rows.length === 0) return;
       // One chunk a page: a write per row would cost a call into the socket for each.
       yield rows.map((row) => csvLine(row.cells)).join('');

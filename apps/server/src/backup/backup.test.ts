@@ -17,14 +17,8 @@ import { bookingOf, newCar, newSeller, paidBooking } from '../test/fixtures.ts';
 import { fromPreparedDatabase, TEST_APP_ENV } from '../test/prepared-database.ts';
 import { createTestDatabase, startTestApp, type TestApp } from '../test/test-app.ts';
 import { uploadPhoto } from '../test/uploads.ts';
-import {
-  backup,
-  BackupError,
-  backupTargetOf,
-  restore,
-  type BackupTarget,
-  type Manifest,
-} from './backup.ts';
+import { backup, BackupError, backupTargetOf, type BackupTarget, type Manifest } from './backup.ts';
+import { restore } from './restore.ts';
 
 const run = promisify(execFile);
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);

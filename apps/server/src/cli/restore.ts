@@ -2,7 +2,8 @@
 // and data directory, checks it, then migrates (decision 041).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { backupTargetOf, restore } from '../backup/backup.ts';
+import { backupTargetOf } from '../backup/backup.ts';
+import { restore } from '../backup/restore.ts';
 import { loadConfig } from '../config.ts';
 import { progress, runArchiveCommand, UsageError } from './archive-command.ts';
 

@@ -1,24 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { BackgroundWork } from './lib/background-work.ts';
 import { DomainEvents } from './lib/events.ts';
-import { errorSerializer } from './lib/log-errors.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createMemoryCounterStore, createRedisCounterStore } from './lib/rate-limit.ts';
-import { acceptableRequestId, fastifyTrust, trustsPeer } from './lib/proxy-trust.ts';
 import { resolveAuthSecret } from './lib/secret.ts';
 import { createResponseSerializer } from './lib/serializer.ts';
+import { siteOrigins } from './lib/site-origins.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -91,6 +85,7 @@ import { createVinDecoder } from './modules/vin/vin-decoder.ts';
 import { vinRoutes } from './modules/vin/vin.routes.ts';
 import { subscribeVin } from './modules/vin/vin.subscribers.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { serverOptions } from './server-options.ts';
 import { metricsRoutes } from './modules/system/metrics.routes.ts';
 import { seoRoutes } from './modules/seo/seo.routes.ts';
 
@@ -146,25 +141,6 @@ export interface App {
   outboxDir: string;
 }
 
-/**
- * The site's own origin: PUBLIC_URL, or this machine's loopback address on the port the server
- * listens on. It is fixed at start-up and never read from a request's Host header, which anyone
- * can set; pages served at the loopback names (and the dev server, outside production) are trusted.
- */
-export function siteOrigins(config: Config, port: () => number) {
-  const siteOrigin = () =>
-    config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${port()}`;
-  const trustedOrigins = () => {
-    const origins = [siteOrigin()];
-    if (!config.PUBLIC_URL) origins.push(`http://127.0.0.1:${port()}`, `http://[::1]:${port()}`);
-    if (config.NODE_ENV !== 'production') {
-      origins.push('http://localhost:5173', 'http://127.0.0.1:5173');
-    }
-    return origins;
-  };
-  return { siteOrigin, trustedOrigins };
-}
-
 /** Builds the whole application, migrated and seeded, without listening. */
 export async function buildApp({
   config,
@@ -202,55 +178,12 @@ export async function buildApp({
         })
       : createLocalStorage(path.join(config.dataDir, 'uploads'));
 
-  const trustedPeer = trustsPeer(config.TRUST_PROXY);
-  const app = Fastify({
-    // Errors are logged without the values a failed statement carried (decision 040).
-    logger:
-      typeof logger === 'boolean'
-        ? logger
-        : {
-            level: config.LOG_LEVEL,
-            ...logger,
-            serializers: { ...logger?.serializers, err: errorSerializer },
-          },
-    trustProxy: fastifyTrust(config.TRUST_PROXY),
-    forceCloseConnections: 'idle',
-    // Fastify's own two lines a request log the raw URL, tokens in links included: the request
-    // log plugin writes one line of its own instead (decision 040).
-    logController: new LogController({ disableRequestLogging: true }),
-    // Unique across processes, so the id a client reports finds one request in the logs; a
-    // trusted proxy's own (nginx's $request_id) is kept, so its log and ours share it.
-    genReqId: (request) => {
-      const sent = request.headers['x-request-id'];
-      return trustedPeer(request.socket.remoteAddress) && acceptableRequestId(sent)
-        ? sent
-        : randomUUID();
-    },
-    // Slow or silent clients are not held forever (slowloris): idle sockets and requests that
-    // take too long to arrive are closed.
-    connectionTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
-    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
-    bodyLimit: 1_048_576,
-    // Listings and uploads are addressed by UUID; long garbage URLs get a plain 404.
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
-    // Errors Fastify raises before routing (bad URL, over-long parameter) get our shape too.
-    frameworkErrors: (error, _request, reply) => {
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void (reply as FastifyReply).status(status).send({
-        error: { code: 'bad-request', message: 'The address is malformed or too long.' },
-      });
-    },
-  }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify(serverOptions(config, logger)).withTypeProvider<ZodTypeProvider>();
   if (config.TRUST_PROXY === true) {
     app.log.warn(
       "TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which a client writes itself behind a proxy that appends: set the hop count (1 behind one proxy) or the proxies' addresses",
     );
   }
-  // Every answer names its request, so a complaint finds its log line ("quote this code").
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   app.setValidatorCompiler(validatorCompiler);
   // Tests check every response against its schema; a running site only writes it (decision 014).
   app.setSerializerCompiler(createResponseSerializer({ validate: config.NODE_ENV === 'test' }));

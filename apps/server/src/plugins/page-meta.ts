@@ -18,7 +18,7 @@ export const SITE_NAME = 'CarMarket';
 
 /** What a page's head says about the site it is on. */
 export interface Site {
-  /** PUBLIC_URL's origin, or the server's own (siteOrigins in app.ts): never a request's Host. */
+  /** PUBLIC_URL's origin, or the server's own (lib/site-origins.ts): never a request's Host. */
   origin: string;
   name: string;
 }

@@ -52,6 +52,10 @@ export function useSetCarSaved() {
 
   const mutation = useMutation({
     mutationKey,
+    // Sent one after another, in the order clicked (the screen changes at once either way): an
+    // Undo's PUT still on its way and the Remove after it could otherwise reach the server the
+    // other way round, leaving the car saved.
+    scope: { id: 'saved-cars' },
     mutationFn: setCarSaved,
     onMutate: async ({ car, saved }) => {
       await queryClient.cancelQueries({ queryKey: savedKeys.cars });

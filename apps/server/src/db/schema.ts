@@ -498,6 +498,11 @@ export const carHold = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     /** The address the hold was asked from, an IPv6 one by its /64 (decision 039). */
     ip: text('ip').notNull(),
+    /**
+     * The browser the hold was asked from (its `carmarket.browser` cookie), so that accounts
+     * taking turns in one browser are known as one (decision 047); null before that record.
+     */
+    browser: text('browser'),
     heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** When it was given back before expiresAt (booking cancelled, payment canceled); else null. */
@@ -507,6 +512,7 @@ export const carHold = pgTable(
     index('car_hold_buyer_idx').on(t.buyerId, t.heldAt),
     index('car_hold_ip_idx').on(t.ip, t.expiresAt),
     index('car_hold_held_at_idx').on(t.heldAt),
+    index('car_hold_listing_idx').on(t.listingId, t.heldAt),
   ],
 );
 

@@ -314,6 +314,20 @@ export const listing = pgTable(
 );
 
 /**
+ * How many of each seller's cars are on sale (available or reserved) and sold, for their profile
+ * (decision 045): kept by triggers on `listing` (migration 0022), whatever writes it, so a
+ * dealer's profile reads one row instead of counting their cars. A statement moves a seller's
+ * row only when it changes their counts; a hold (available to reserved) moves none.
+ */
+export const sellerCount = pgTable('seller_count', {
+  sellerId: uuid('seller_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  onSale: integer('on_sale').notNull(),
+  sold: integer('sold').notNull(),
+});
+
+/**
  * Each asking price a car has had, oldest first: one row when it is listed and one at each
  * change (the current price is the newest row).
  */
@@ -364,6 +378,24 @@ export const priceGuideFit = pgTable(
     primaryKey({ columns: [t.scope, t.currency, t.make, t.model, t.bodyType] }),
     check('price_guide_fit_scope_check', sql`${t.scope} in ('model', 'make_body', 'body')`),
   ],
+);
+
+/**
+ * The body type most cars of a make and model in the price guide's market have (decision 045),
+ * for a car or a seller's guide without one: written by each refresh with the fits, so a guide
+ * asked without a body type reads one row instead of counting the model's cars.
+ */
+export const priceGuideBody = pgTable(
+  'price_guide_body',
+  {
+    currency: text('currency').notNull(),
+    make: text('make').notNull(),
+    model: text('model').notNull(),
+    bodyType: text('body_type').notNull(),
+    /** How many cars of the make and model in the market have that body type. */
+    cars: integer('cars').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.make, t.model] })],
 );
 
 /**

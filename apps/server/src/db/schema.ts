@@ -1241,3 +1241,27 @@ export const conversationReport = pgTable(
     index('conversation_report_conversation_idx').on(t.conversationId),
   ],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // node-postgres answers a Buffer, PGlite a Uint8Array.
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * The sitemap index and the car sitemaps as last built, gzipped (decision 045): per site origin,
+ * `index` and `cars-0`, `cars-1` ... each with its first and last car. Replaced whole by each
+ * build, at most once per SITEMAP_REBUILD_MINUTES, and served from there.
+ */
+export const sitemapFile = pgTable(
+  'sitemap_file',
+  {
+    origin: text('origin').notNull(),
+    name: text('name').notNull(),
+    fromId: uuid('from_id'),
+    toId: uuid('to_id'),
+    body: bytea('body').notNull(),
+    builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.origin, t.name] })],
+);

@@ -498,6 +498,7 @@ export async function buildApp({
         await api.register(paymentRoutes, {
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,
+          secureCookies: config.secure,
         });
         await api.register(handoverRoutes, { deps: payoutDeps });
         await api.register(payoutRoutes, { deps: payoutDeps });

@@ -104,11 +104,18 @@ export async function otherCarHeldBy(
 
 /**
  * available/reserved -> reserved for this booking until `until` (the caller locked the car), and
- * the hold recorded: who took it, from where, until when.
+ * the hold recorded: who took it, from which address and browser, until when.
  */
 export async function holdCar(
   tx: Tx,
-  hold: { carId: string; bookingId: string; buyerId: string; ip: string; until: Date },
+  hold: {
+    carId: string;
+    bookingId: string;
+    buyerId: string;
+    ip: string;
+    browser: string;
+    until: Date;
+  },
 ) {
   await tx
     .update(listing)
@@ -119,6 +126,7 @@ export async function holdCar(
     bookingId: hold.bookingId,
     buyerId: hold.buyerId,
     ip: hold.ip,
+    browser: hold.browser,
     expiresAt: hold.until,
   });
 }

@@ -139,9 +139,9 @@ export async function startPayment(deps: PaymentDeps, actor: SessionUser, bookin
 export async function holdForPayment(
   deps: PaymentDeps,
   actor: SessionUser,
-  bookingId: string,
-  ip: string,
+  asked: { bookingId: string; ip: string; browser: string },
 ) {
+  const { bookingId, ip, browser } = asked;
   const { db, gateway, holdMinutes } = deps;
   let same = false;
   const takeHold = () =>
@@ -169,6 +169,7 @@ export async function holdForPayment(
         buyerId: actor.id,
         car,
         ip,
+        browser,
         now,
         holdMinutes,
         limits: deps.holdLimits,
@@ -188,7 +189,14 @@ export async function holdForPayment(
         throw conflict('Open the payment page again: this payment has not been started.');
       }
       const until = new Date(now.getTime() + holdMinutes * 60_000);
-      await holdCar(tx, { carId: car.id, bookingId: held.id, buyerId: actor.id, ip, until });
+      await holdCar(tx, {
+        carId: car.id,
+        bookingId: held.id,
+        buyerId: actor.id,
+        ip,
+        browser,
+        until,
+      });
       return { reservedUntil: until };
     });
   return countOutcome(

@@ -82,7 +82,7 @@ describe('holds that cannot be recycled', () => {
   const carRow = async (id: string) =>
     (await app.database.db.select().from(listing).where(eq(listing.id, id)))[0]!;
 
-  it('a buyer who cancels cannot hold that car again for PAYMENT_HOLD_MINUTES, while others can at once', async () => {
+  it('a buyer who cancels cannot hold that car again for PAYMENT_HOLD_MINUTES after its last hold ends, while others can at once', async () => {
     const car = await newCar(app);
     const buyer = (await register(app)) as Buyer;
     const address = newAddress();
@@ -111,8 +111,10 @@ describe('holds that cannot be recycled', () => {
     expect((await hold(rival, rivals, newAddress())).status).toBe(200);
     await cancel(rival, rivals);
 
-    // Fifteen minutes after the cancel, the buyer may hold it again.
+    // Fifteen minutes after the rival let it go too, the buyer may hold it again.
     await age(buyer, 15);
+    expect((await hold(buyer, again, address)).status).toBe(429);
+    await age(rival as Buyer, 15);
     expect((await hold(buyer, again, address)).status).toBe(200);
   });
 

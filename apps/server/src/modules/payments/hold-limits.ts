@@ -13,9 +13,12 @@ export interface HoldLimits {
 const DAY_MS = 86_400_000;
 
 /**
- * Throws the 429 that stops a buyer taking a new hold on `car` from `ip` now, if one does:
- * 1. a car whose hold ended without a sale (cancelled, lapsed, its payment canceled) stays free
- *    for others for `holdMinutes` after that end, so holds cannot be recycled;
+ * Throws the 429 that stops a buyer taking a new hold on `car` from `ip` and `browser` now, if
+ * one does:
+ * 1. a turn for others (decision 047): a car whose hold ended without a sale (cancelled, lapsed,
+ *    its payment canceled) goes, for `holdMinutes` after that end, only to a buyer new to it:
+ *    one who has not held it in the last 24 hours, from an address and a browser that have not
+ *    either; so accounts cannot pass a car between them, and whoever else wants it gets a turn;
  * 2. at most `perDay` different cars in any 24 hours (holding one car again counts it once);
  * 3. at most `perIp` live holds taken from one address, however many accounts ask.
  * The caller holds the buyer's and the address's hold locks, so no two requests count at once.
@@ -26,37 +29,52 @@ export async function checkHoldLimits(
     buyerId: string;
     car: { id: string; name: string };
     ip: string;
+    browser: string;
     now: Date;
     holdMinutes: number;
     limits: HoldLimits;
   },
 ): Promise<void> {
-  const { buyerId, car, ip, now, holdMinutes, limits } = request;
+  const { buyerId, car, ip, browser, now, holdMinutes, limits } = request;
   const nowMs = now.getTime();
-  // A buyer's holds of the last day are few (the day's limit bounds them): judged here, not in SQL.
-  const recent = await tx
+  const dayAgo = new Date(nowMs - DAY_MS);
+  // The car's holds of the last day (car_hold_listing_idx) and the buyer's (car_hold_buyer_idx):
+  // both are few (a hold lasts minutes, and the day's limit bounds a buyer's), judged here.
+  const carHolds = await tx
     .select({
-      listingId: carHold.listingId,
-      heldAt: carHold.heldAt,
+      buyerId: carHold.buyerId,
+      ip: carHold.ip,
+      browser: carHold.browser,
       expiresAt: carHold.expiresAt,
       endedAt: carHold.endedAt,
     })
     .from(carHold)
-    .where(and(eq(carHold.buyerId, buyerId), gt(carHold.heldAt, new Date(nowMs - DAY_MS))));
+    .where(and(eq(carHold.listingId, car.id), gt(carHold.heldAt, dayAgo)));
 
-  const ends = recent
-    .filter((hold) => hold.listingId === car.id)
-    .map((hold) =>
+  // When the car's last hold ended; one still live is another buyer's (the caller refused that).
+  const lastEnd = Math.max(
+    ...carHolds.map((hold) =>
       Math.min((hold.endedAt ?? hold.expiresAt).getTime(), hold.expiresAt.getTime(), nowMs),
-    );
-  const waitUntil = Math.max(...ends) + holdMinutes * 60_000;
-  if (ends.length > 0 && waitUntil > nowMs) {
-    throw tooManyRequests(
-      waitUntil,
-      (seconds) =>
-        `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in ${formatWait(seconds)}.`,
-    );
+    ),
+  );
+  const waitUntil = lastEnd + holdMinutes * 60_000;
+  if (carHolds.length > 0 && waitUntil > nowMs) {
+    const own = carHolds.some((hold) => hold.buyerId === buyerId);
+    const linked = carHolds.some((hold) => hold.ip === ip || hold.browser === browser);
+    if (own || linked) {
+      throw tooManyRequests(waitUntil, (seconds) =>
+        own
+          ? `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in ${formatWait(seconds)}.`
+          : `The ${car.name} was held from your network or this browser a short while ago, so other buyers have a turn at it first. You can hold it in ${formatWait(seconds)}.`,
+      );
+    }
   }
+
+  const recent = await tx
+    .select({ listingId: carHold.listingId, heldAt: carHold.heldAt })
+    .from(carHold)
+    .where(and(eq(carHold.buyerId, buyerId), gt(carHold.heldAt, dayAgo)));
+  const heldThisCar = carHolds.some((hold) => hold.buyerId === buyerId);
 
   // Each other car held in the last 24 hours, by its latest hold: it counts for a day after it.
   const lastHeld = new Map<string, number>();
@@ -67,7 +85,7 @@ export async function checkHoldLimits(
       Math.max(lastHeld.get(hold.listingId) ?? 0, hold.heldAt.getTime()),
     );
   }
-  if (ends.length === 0 && lastHeld.size >= limits.perDay) {
+  if (!heldThisCar && lastHeld.size >= limits.perDay) {
     const oldest = [...lastHeld.values()].sort((a, b) => a - b);
     throw tooManyRequests(
       oldest[lastHeld.size - limits.perDay]! + DAY_MS,

@@ -19,6 +19,7 @@ import { confirmPayment, holdForPayment, startPayment } from './checkout.service
 import type { PaymentDeps } from './payment-deps.ts';
 import { presentIntent, presentRecorded } from './payments.presenter.ts';
 import { handleEvent } from './webhooks.service.ts';
+import { holdBrowser } from './hold-browser.ts';
 import type { SandboxGateway } from '../../adapters/sandbox-gateway.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { addressKey } from '../../lib/proxy-trust.ts';
@@ -26,7 +27,9 @@ import { addressKey } from '../../lib/proxy-trust.ts';
 export const paymentRoutes: FastifyPluginAsyncZod<{
   deps: PaymentDeps;
   holdMinutes: number;
-}> = async (app, { deps, holdMinutes }) => {
+  /** Under https (PUBLIC_URL): the hold's browser cookie is a `__Secure-` one. */
+  secureCookies: boolean;
+}> = async (app, { deps, holdMinutes, secureCookies }) => {
   app.get(
     '/payments/config',
     {
@@ -74,13 +77,12 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
         response: { 200: HoldResultSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { reservedUntil } = await holdForPayment(
-        deps,
-        currentUser(request),
-        request.body.bookingId,
-        addressKey(request.ip),
-      );
+    async (request, reply) => {
+      const { reservedUntil } = await holdForPayment(deps, currentUser(request), {
+        bookingId: request.body.bookingId,
+        ip: addressKey(request.ip),
+        browser: holdBrowser(request, reply, secureCookies),
+      });
       return { reservedUntil: reservedUntil.toISOString() };
     },
   );

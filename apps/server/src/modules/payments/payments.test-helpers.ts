@@ -17,9 +17,16 @@ export async function startPaying(client: TestClient, bookingId: string) {
   };
 }
 
-/** `POST /api/payments/hold`: what the payment page asks as the card form is sent. */
-export async function hold(client: TestClient, bookingId: string) {
-  const response = await client.post('/api/payments/hold', { bookingId });
+/**
+ * `POST /api/payments/hold`: what the payment page asks as the card form is sent; from `address`
+ * when the test app trusts a proxy (TRUST_PROXY), as another network than the other buyers'.
+ */
+export async function hold(client: TestClient, bookingId: string, address?: string) {
+  const response = await client.request('/api/payments/hold', {
+    method: 'POST',
+    json: { bookingId },
+    ...(address && { headers: { 'x-forwarded-for': address } }),
+  });
   return {
     response,
     body: (await response.clone().json()) as { reservedUntil: string },

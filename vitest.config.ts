@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Server tests that need no database at all: config parsing, the demo data, and `npm start`
- * (always PGlite).
+ * (always PGlite). The VIN decoder's test is here too: it puts a stand-in for the decoder's process
+ * (`vi.mock`, which the server projects' shared workers forbid) behind a server on PGlite.
  */
 const noDatabase = [
   'apps/server/src/config.test.ts',

@@ -263,6 +263,8 @@ export async function buildApp({
   const vinDecoder = createVinDecoder({
     log: app.log,
     idleMs: config.VIN_DECODER_IDLE_MINUTES * 60_000,
+    maxWaiting: config.VIN_DECODES_WAITING,
+    maxWaitingEach: config.VIN_DECODES_WAITING_PER_PERSON,
   });
   app.addHook('onClose', () => vinDecoder.close());
   subscribeVin(events, vinDecoder);

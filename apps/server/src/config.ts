@@ -291,6 +291,16 @@ const EnvSchema = z
      */
     VIN_DECODES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /**
+     * VIN decodes waiting for the decoder of a server process, which decodes one at a time (a few
+     * hundred milliseconds each); past it, 503 busy, which counts against the minute (issue 45).
+     */
+    VIN_DECODES_WAITING: z.coerce.number().int().min(1).default(50),
+    /**
+     * VIN decodes one person may have waiting at once in a server process; past it, 429. The
+     * waiting take turns between people, so one person, or a few, cannot fill the queue.
+     */
+    VIN_DECODES_WAITING_PER_PERSON: z.coerce.number().int().min(1).default(2),
+    /**
      * Minutes the VIN decoder (a process of its own holding the vPIC data, about 230 MB) stays up
      * after its last decode; the first decode after that loads it again (about a second). At
      * most a week: a longer timer overflows Node's, which then fires at once.

@@ -92,7 +92,9 @@ export async function decodeWaitingCars(
       let decoded: ReturnType<VinDecoder['cached']>;
       try {
         // A VIN kept before the rule of 17 characters and a check digit decodes as nothing.
-        decoded = vinProblem(car.vin) ? null : await decoder.decode(car.vin);
+        // The job takes its turns with the people decoding, one VIN at a time: it neither waits
+        // behind a queue of theirs nor holds the decoder from them.
+        decoded = vinProblem(car.vin) ? null : await decoder.decode(car.vin, 'vin-decoding job');
       } catch (error) {
         if (error instanceof VinDecodeFailed) {
           await writeBack(

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { VinDecode } from '@carmarket/shared';
 import { AppError } from '../../lib/errors.ts';
+import { createFairGate } from '../../lib/fair-gate.ts';
 import { presentDecode, type WorkerDecode } from './vin-mapping.ts';
 
 /**
@@ -11,11 +12,17 @@ import { presentDecode, type WorkerDecode } from './vin-mapping.ts';
  * nothing, one that stopped decoding gets all of that memory back (a worker thread's stayed in
  * the server's allocator: 200 MB more after it ended), and a decode (a few hundred milliseconds
  * of SQLite) never blocks the event loop. Answers are kept in memory, most recently used first (a
- * VIN always decodes the same).
+ * VIN always decodes the same). The process decodes one VIN at a time; the decodes waiting for it
+ * take turns between the people who asked (issue 45), each person with a few waiting at most, so
+ * that one person, or a few, cannot fill the queue and leave everyone else "busy".
  */
 export interface VinDecoder {
-  /** What `vin` (well formed: 17 characters, no I, O or Q) decodes as; null when it cannot be. */
-  decode(vin: string): Promise<VinDecode | null>;
+  /**
+   * What `vin` (well formed: 17 characters, no I, O or Q) decodes as; null when it cannot be.
+   * `who` takes turns with the others waiting: a person (`user:<id>`), or the VIN decoding job.
+   * Refused with VinDecodeRefused when `who` has enough waiting already, or all places are taken.
+   */
+  decode(vin: string, who: string): Promise<VinDecode | null>;
   /** The answer kept for `vin`: undefined when there is none (a decode would be needed). */
   cached(vin: string): VinDecode | null | undefined;
   /** For the measurements of decision 033: the decoder's process while up, its last timings. */
@@ -28,16 +35,28 @@ export interface VinDecoderOptions {
   log: FastifyBaseLogger;
   /** How long the decoder's process stays up after its last decode. */
   idleMs: number;
-  /** How long a decode may take, the data's loading included; past it, 503 and a new process. */
+  /**
+   * How long a decode may take, the data's loading included; past it, 503 and a new process. A
+   * decode also waits for its turn no longer than this; past it, 503 busy.
+   */
   timeoutMs?: number;
   /** Answers kept in memory. */
   cacheSize?: number;
-  /** Decodes waiting at most; past it, 503 (the process decodes one at a time). */
+  /** Decodes waiting at most (the one decoding aside); past it, 503 busy. */
   maxWaiting?: number;
+  /** Decodes one person may have waiting at once; past it, 429. */
+  maxWaitingEach?: number;
 }
 
 const WORKER = fileURLToPath(new URL('./vin-worker.mjs', import.meta.url));
 const BUSY_MESSAGE = 'VIN decoding is busy for a moment. Please try again shortly.';
+
+/**
+ * A decode refused before it was queued: every place taken or waited out (503 busy), or the
+ * person has their share waiting already (429). It counts against the person's minute: a
+ * refusal retried at once must not be free (issue 45).
+ */
+export class VinDecodeRefused extends AppError {}
 
 /**
  * The decoder's process answered that this VIN failed (others may decode): still 503 over HTTP,
@@ -70,6 +89,7 @@ export function createVinDecoder({
   timeoutMs = 20_000,
   cacheSize = 2000,
   maxWaiting = 50,
+  maxWaitingEach = 2,
 }: VinDecoderOptions): VinDecoder {
   const cache = new Map<string, VinDecode | null>();
   const inFlight = new Map<string, Promise<VinDecode | null>>();
@@ -78,9 +98,18 @@ export function createVinDecoder({
   let worker: ChildProcess | null = null;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
+  /** One decode in the process at a time; a freed turn goes to the person with fewest decoded. */
+  const gate = createFairGate(1);
+  /** Decodes waiting for their turn, in all and per person. */
+  let waiting = 0;
+  const waitingOf = new Map<string, number>();
+  /** Raised by close(): decodes that waited through it are refused, not sent to a new process. */
+  let closings = 0;
 
   const unavailable = (message = BUSY_MESSAGE) =>
     new AppError(503, 'unavailable', message, { retryAfterSeconds: 5 });
+  const busy = () =>
+    new VinDecodeRefused(503, 'unavailable', BUSY_MESSAGE, { retryAfterSeconds: 5 });
 
   /** Ends the decoder's process and fails what waits on it. */
   const stop = (error?: Error): Promise<void> => {
@@ -163,7 +192,6 @@ export function createVinDecoder({
 
   const ask = (vin: string) =>
     new Promise<VinDecode | null>((resolve, reject) => {
-      if (pending.size >= maxWaiting) return reject(unavailable());
       clearTimeout(idleTimer);
       const thread = worker ?? start();
       const id = nextId++;
@@ -191,6 +219,32 @@ export function createVinDecoder({
       }
     });
 
+  const countWaiting = (who: string, by: 1 | -1) => {
+    waiting += by;
+    const mine = (waitingOf.get(who) ?? 0) + by;
+    if (mine > 0) waitingOf.set(who, mine);
+    else waitingOf.delete(who);
+  };
+
+  /** Waits for `who`'s turn, then decodes `vin` in the process. */
+  const decodeInTurn = async (vin: string, who: string): Promise<VinDecode | null> => {
+    const closing = closings;
+    countWaiting(who, 1);
+    let leave: (() => void) | null;
+    try {
+      leave = await gate.enter(who, timeoutMs);
+    } finally {
+      countWaiting(who, -1);
+    }
+    if (!leave) throw busy();
+    try {
+      if (closings !== closing) throw unavailable('The server is closing.');
+      return await ask(vin);
+    } finally {
+      leave();
+    }
+  };
+
   return {
     state,
     cached(vin) {
@@ -198,12 +252,24 @@ export function createVinDecoder({
       if (decoded !== undefined) remember(vin, decoded);
       return decoded;
     },
-    decode(vin) {
+    decode(vin, who) {
       const kept = this.cached(vin);
       if (kept !== undefined) return Promise.resolve(kept);
       let decoding = inFlight.get(vin);
       if (!decoding) {
-        decoding = ask(vin)
+        const mine = waitingOf.get(who) ?? 0;
+        if (mine >= maxWaitingEach) {
+          return Promise.reject(
+            new VinDecodeRefused(
+              429,
+              'too-many-requests',
+              `You have ${mine === 1 ? 'a VIN decode' : `${mine} VIN decodes`} waiting already. Wait for one to finish, then try again.`,
+              { retryAfterSeconds: 2 },
+            ),
+          );
+        }
+        if (waiting >= maxWaiting) return Promise.reject(busy());
+        decoding = decodeInTurn(vin, who)
           .then((decoded) => {
             remember(vin, decoded);
             return decoded;
@@ -213,6 +279,9 @@ export function createVinDecoder({
       }
       return decoding;
     },
-    close: () => stop(unavailable('The server is closing.')),
+    close: () => {
+      closings += 1;
+      return stop(unavailable('The server is closing.'));
+    },
   };
 }

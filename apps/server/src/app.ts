@@ -470,7 +470,7 @@ export async function buildApp({
         await api.register(searchRoutes, { budget: searchBudget });
         await api.register(savedRoutes, { db: database.db, unsubscribe });
         await api.register(placeRoutes);
-        await api.register(priceGuideRoutes, { db: database.db, currency: config.CURRENCY });
+        await api.register(priceGuideRoutes, { budget: searchBudget, currency: config.CURRENCY });
         await api.register(vinRoutes, {
           deps: { decoder: vinDecoder, counters, perMinute: config.VIN_DECODES_PER_MINUTE },
         });

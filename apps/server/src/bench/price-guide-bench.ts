@@ -9,7 +9,8 @@
 // through app.inject, signed in. Figures, not a test. Settings: BENCH_DATABASE_URL (an admin URL;
 // default the local server; its database is dropped at the end), BENCH_PG_CARS, BENCH_PGLITE_CARS,
 // BENCH_HELD_OUT, BENCH_PAGES (cars asked with a guide, and as many without); --no-pg,
-// --no-pglite, --keep (keeps the PostgreSQL database, to look into).
+// --no-pglite, --keep (keeps the PostgreSQL database, to look into). Also times the seller's
+// guide (GET /api/price-guide) of the most common models, with their body type and without.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -137,6 +138,10 @@ interface Figures {
   withoutP95: number;
   withP50: number;
   withoutP50: number;
+  guideWithP50: number;
+  guideWithP95: number;
+  guideWithoutP50: number;
+  guideWithoutP95: number;
   heldOut: number;
   heldOutRated: number;
   within10: number;
@@ -214,6 +219,51 @@ async function timeCarPages(app: App, ids: string[]) {
   };
 }
 
+/**
+ * The seller's guide of the 20 most common models (the ones whose usual body type takes the most
+ * cars to find), asked with their body type and without, in turn, 5 rounds.
+ */
+async function timeSellersGuide(app: App) {
+  const cookie = await signIn(app);
+  const models = await queryRows<{ make: string; model: string; bodyType: string }>(
+    app.database.db,
+    sql`select make, model, min(body_type) as "bodyType" from listing
+      where name = 'Bench car' group by make, model order by count(*) desc limit 20`,
+  );
+  const year = new Date().getFullYear() - 4;
+  const ask = async (query: string) => {
+    const start = performance.now();
+    const response = await app.app.inject({
+      method: 'GET',
+      url: `/api/price-guide?${query}`,
+      headers: { cookie },
+    });
+    const ms = performance.now() - start;
+    if (response.statusCode !== 200) throw new Error(`seller's guide: ${response.statusCode}`);
+    return ms;
+  };
+  const withBody: number[] = [];
+  const without: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    for (const { make, model, bodyType } of models) {
+      const query = new URLSearchParams({ make, model, year: String(year), mileageKm: '60000' });
+      const first = await ask(`${query}&bodyType=${encodeURIComponent(bodyType)}`);
+      const second = await ask(String(query));
+      // The first round warms the caches, and is not counted.
+      if (round > 0) {
+        withBody.push(first);
+        without.push(second);
+      }
+    }
+  }
+  return {
+    guideWithP50: percentile(withBody, 50),
+    guideWithP95: percentile(withBody, 95),
+    guideWithoutP50: percentile(without, 50),
+    guideWithoutP95: percentile(without, 95),
+  };
+}
+
 async function run(database: string, cars: number, env: Record<string, string>): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carmarket-bench-price-guide-'));
   const config = loadConfig({
@@ -225,6 +275,8 @@ async function run(database: string, cars: number, env: Record<string, string>):
     SEED_DEMO_CARS: 'small',
     COUNT_VIEWS: 'false',
     PRICE_GUIDE_REFRESH_MINUTES: '10000',
+    // The seller's guide counts against the search budget; one person asks it here, one at a time.
+    SEARCH_LIMIT_PER_MINUTE: '100000',
     DATABASE_URL: '',
     ...env,
   });
@@ -271,6 +323,7 @@ async function run(database: string, cars: number, env: Record<string, string>):
       app,
       sample.map((row) => row.id),
     );
+    const sellersGuide = await timeSellersGuide(app);
 
     // Held-out cars, listed after the fit: each rated from the fits as a new car is.
     await insertCars(app, heldOut, true);
@@ -308,6 +361,7 @@ async function run(database: string, cars: number, env: Record<string, string>):
       fits: second.fits,
       rated: second.rated,
       ...carPages,
+      ...sellersGuide,
       heldOut: test!.n,
       heldOutRated: test!.rated,
       within10: Number(test!.within10),
@@ -329,6 +383,8 @@ ${figures.database}, ${figures.cars.toLocaleString('en-US')} cars on sale
   fits / cars rated               ${figures.fits} / ${figures.rated.toLocaleString('en-US')}
   car page p50 with / without     ${figures.withP50.toFixed(2)} / ${figures.withoutP50.toFixed(2)} ms
   car page p95 with / without     ${figures.withP95.toFixed(2)} / ${figures.withoutP95.toFixed(2)} ms   ratio ${ratio.toFixed(3)}   target <= 1.10
+  seller's guide p50 / p95, with body type      ${figures.guideWithP50.toFixed(2)} / ${figures.guideWithP95.toFixed(2)} ms
+  seller's guide p50 / p95, without body type   ${figures.guideWithoutP50.toFixed(2)} / ${figures.guideWithoutP95.toFixed(2)} ms
   held-out cars (rated)           ${figures.heldOut} (${figures.heldOutRated})
   fair within 10 % of the truth   ${percent(figures.within10)}   target >= 90 %
   25 % under rated great          ${percent(figures.great)}   target >= 95 %

@@ -81,7 +81,7 @@ SELECT "seller_id", count(*) FILTER (WHERE "status" IN ('available', 'reserved')
 FROM "listing" WHERE "status" IN ('available', 'reserved', 'sold') GROUP BY "seller_id";
 --> statement-breakpoint
 -- The price guide's usual body types, as the next refresh writes them (price-guide.service.ts,
--- usualBodies), so a guide asked without a body type has one before that refresh.
+-- writeUsualBodies), so a guide asked without a body type has one before that refresh.
 INSERT INTO "price_guide_body" ("currency", "make", "model", "body_type", "cars")
 SELECT DISTINCT ON ("currency", "make", "model") "currency", "make", "model", "body_type", "cars"
 FROM (

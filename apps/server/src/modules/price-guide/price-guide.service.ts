@@ -1,7 +1,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { DEAL_RATINGS, type PriceGuide, type PriceGuideQuery } from '@carmarket/shared';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import { listingDeal, priceGuideFit } from '../../db/schema.ts';
+import { listingDeal, priceGuideBody, priceGuideFit } from '../../db/schema.ts';
 import {
   BAND_SDS,
   MILEAGE_UNIT_KM,
@@ -89,12 +89,26 @@ function groupOf(
 /**
  * The body type a car is compared by, past its make and model: its own, else the one most cars
  * of its make and model in the market have (a seller's guide asked without one, a car listed
- * without one). The catalogue (vehicles.ts) does not say a model's body type.
+ * without one), as the last refresh found it (`price_guide_body`): one row read, where counting
+ * a popular model's cars took half a second a call. The catalogue (vehicles.ts) does not say a
+ * model's body type.
  */
-const GUIDE_BODY = sql`coalesce(l.body_type, (select c.body_type from listing c
-  where c.currency = l.currency and c.make = l.make and c.model = l.model
-    and c.body_type is not null and ${MARKET}
-  group by c.body_type order by count(*) desc, c.body_type limit 1))`;
+const GUIDE_BODY = sql`coalesce(l.body_type, (select u.body_type from price_guide_body u
+  where u.currency = l.currency and u.make = l.make and u.model = l.model))`;
+
+/**
+ * Writes each make and model's usual body type in the market (the most cars; between equals the
+ * first by name) into `price_guide_body`, replacing the last refresh's.
+ */
+async function writeUsualBodies(tx: Tx): Promise<void> {
+  await tx.delete(priceGuideBody);
+  await tx.execute(sql`insert into price_guide_body (currency, make, model, body_type, cars)
+    select distinct on (currency, make, model) currency, make, model, body_type, cars
+    from (select currency, make, model, body_type, count(*)::int as cars from listing
+      where body_type is not null and ${MARKET}
+      group by currency, make, model, body_type) as bodies
+    order by currency, make, model, cars desc, body_type`);
+}
 
 /** The fits of each car's first group with enough comparables (price_guide_fit m, b, t). */
 const FIT_JOINS = sql.raw(`
@@ -304,11 +318,12 @@ export interface RefreshResult {
 }
 
 /**
- * Fits every group again and rewrites every car on sale's rating, in one transaction: readers see
- * the old fits and ratings until it commits. Under a transaction-level advisory lock: a process
- * that finds it taken skips (another is refreshing), and unless `force`, so does one that finds
- * fits newer than `freshForMs` (another process refreshed this interval). `force` (tests, the
- * benchmark) waits for the lock instead and always refreshes.
+ * Fits every group again, finds each model's usual body type and rewrites every car on sale's
+ * rating, in one transaction: readers see the old fits and ratings until it commits. Under a
+ * transaction-level advisory lock: a process that finds it taken skips (another is refreshing),
+ * and unless `force`, so does one that finds fits newer than `freshForMs` (another process
+ * refreshed this interval). `force` (tests, the benchmark) waits for the lock instead and always
+ * refreshes.
  */
 export async function refreshPriceGuide(
   db: Db,
@@ -354,6 +369,7 @@ export async function refreshPriceGuide(
     for (let at = 0; at < fits.length; at += 1000) {
       await tx.insert(priceGuideFit).values(fits.slice(at, at + 1000));
     }
+    await writeUsualBodies(tx);
     const { rated, carsWritten } = await rewriteDeals(tx);
     return {
       refreshed: true,

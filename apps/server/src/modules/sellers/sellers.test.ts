@@ -1,9 +1,10 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema, SellerProfileSchema } from '@carmarket/shared';
-import { conversation, listing, message, user } from '../../db/schema.ts';
+import { queryRows } from '../../db/client.ts';
+import { category, conversation, listing, message, sellerCount, user } from '../../db/schema.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { newCar } from '../../test/fixtures.ts';
+import { newCar, TEST_CARD, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ask, send, talkingEnv } from '../messages/messages.test-helpers.ts';
 
@@ -251,5 +252,162 @@ describe('search by seller', () => {
     const response = await (await register(app)).get('/api/listings?seller=12345');
     expect(response.status).toBe(400);
     expect((await errorOf(response)).field).toBe('seller');
+  });
+});
+
+/*
+ * Decision 048: a seller's counts are kept (seller_count, by triggers on the cars' table), not
+ * counted per call. Each step of a car's life, and a bulk insert, must leave them as counted.
+ */
+describe("a seller's counts, kept through their cars' lives", () => {
+  let app: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { PAYOUT_SWEEP_SECONDS: '3600' } });
+    admin = await signInAs(app, 'admin@demo.local');
+  });
+  afterAll(() => app.close());
+
+  /** The kept counts (seller_count), and the seller's cars counted. */
+  async function counts(sellerId: string) {
+    const [kept] = await app.database.db
+      .select({ onSale: sellerCount.onSale, sold: sellerCount.sold })
+      .from(sellerCount)
+      .where(eq(sellerCount.sellerId, sellerId));
+    const [counted] = await queryRows<{ onSale: number; sold: number }>(
+      app.database.db,
+      sql`select count(*) filter (where status in ('available', 'reserved'))::int as "onSale",
+        count(*) filter (where status = 'sold')::int as sold
+      from listing where seller_id = ${sellerId}`,
+    );
+    return { kept: kept ?? { onSale: 0, sold: 0 }, counted };
+  }
+
+  /** The profile says `onSale` and `sold`, and so does counting the seller's cars. */
+  async function expectCounts(sellerId: string, onSale: number, sold: number, step: string) {
+    const { kept, counted } = await counts(sellerId);
+    expect(counted, step).toEqual({ onSale, sold });
+    expect(kept, step).toEqual({ onSale, sold });
+    const response = await (await register(app)).get(`/api/sellers/${sellerId}`);
+    expect(response.status, step).toBe(200);
+    expect(SellerProfileSchema.parse(await response.json()), step).toMatchObject({
+      carsOnSale: onSale,
+      carsSold: sold,
+    });
+  }
+
+  it('counts a car listed, held, sold, withdrawn, relisted, removed and refunded', async () => {
+    const seller = await register(app, { role: 'Seller' });
+    const sellerId = (
+      await app.database.db
+        .select({ id: user.id })
+        .from(user)
+        .where(eq(user.email, seller.account.email))
+    )[0]!.id;
+    await expectCounts(sellerId, 0, 0, 'a new seller');
+    const [first, second, third] = [
+      await newCar(app, { seller }),
+      await newCar(app, { seller }),
+      await newCar(app, { seller }),
+    ];
+    await expectCounts(sellerId, 3, 0, 'listed');
+
+    // Held while the buyer's card is confirmed: reserved, still on sale.
+    const buyer = await register(app);
+    const booked = await buyer.post('/api/category', validBooking(first!.id));
+    const { insertedId: bookingId } = (await booked.json()) as { insertedId: string };
+    const started = await buyer.post('/api/create-payment-intent', { bookingId });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    expect((await buyer.post('/api/payments/hold', { bookingId })).status).toBe(200);
+    const [held] = await app.database.db
+      .select({ status: listing.status })
+      .from(listing)
+      .where(eq(listing.id, first!.id));
+    expect(held!.status).toBe('reserved');
+    await expectCounts(sellerId, 3, 0, 'held');
+
+    const card = await new TestClient(app).post('/api/payments/sandbox/confirm', {
+      clientSecret,
+      card: TEST_CARD,
+    });
+    expect(card.status).toBe(200);
+    const transactionId = clientSecret.split('_secret_')[0]!;
+    expect((await buyer.post('/api/payments', { bookingId, transactionId })).status).toBe(200);
+    await expectCounts(sellerId, 2, 1, 'sold');
+
+    expect((await seller.post(`/api/listings/${second!.id}/withdraw`)).status).toBe(200);
+    await expectCounts(sellerId, 1, 1, 'withdrawn');
+    expect((await seller.post(`/api/listings/${second!.id}/relist`)).status).toBe(200);
+    await expectCounts(sellerId, 2, 1, 'relisted');
+
+    const removed = await admin.post(`/api/listings/${third!.id}/remove`, {});
+    expect(removed.status, await removed.clone().text()).toBe(200);
+    await expectCounts(sellerId, 1, 1, 'removed');
+
+    // A refund ruling gives the sold car back to its seller, withdrawn (decision 044).
+    const reported = await buyer.post(`/api/booked/${bookingId}/dispute`, {
+      reason: 'The seller never handed the car over and stopped answering.',
+    });
+    expect(reported.status).toBe(200);
+    const { handover } = (await reported.json()) as { handover: { disputeId: string } };
+    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'No hand-over happened.',
+    });
+    expect(ruled.status).toBe(200);
+    await expectCounts(sellerId, 1, 0, 'refunded');
+  });
+
+  it("counts a bulk insert of a dealer's cars, and their removal with the account", async () => {
+    const seller = await register(app, { role: 'Seller', name: 'Bulk Motors' });
+    const [account] = await app.database.db
+      .select({ id: user.id, name: user.name })
+      .from(user)
+      .where(eq(user.email, seller.account.email));
+    const [firstCategory] = await app.database.db.select({ id: category.id }).from(category);
+    await newCar(app, { seller });
+    // One statement, as a seed or an import writes many cars: 30 on sale, 15 sold, 5 withdrawn.
+    const statuses = [
+      ...Array<'available'>(25).fill('available'),
+      ...Array<'reserved'>(5).fill('reserved'),
+      ...Array<'sold'>(15).fill('sold'),
+      ...Array<'withdrawn'>(5).fill('withdrawn'),
+    ];
+    await app.database.db.insert(listing).values(
+      statuses.map((status, i) => ({
+        categoryId: firstCategory!.id,
+        sellerId: account!.id,
+        sellerName: account!.name,
+        name: `Bulk car ${i + 1}`,
+        condition: 'Good' as const,
+        location: 'Fresno, CA',
+        year: 2020,
+        make: 'Kia',
+        model: 'Ceed',
+        repriceCents: 1_500_000,
+        orpriceCents: 1_500_000,
+        currency: 'USD',
+        status,
+      })),
+    );
+    await expectCounts(account!.id, 31, 15, 'bulk insert');
+    // Another statement over many cars that changes no count (a category's cars moved) keeps them.
+    await app.database.db
+      .update(listing)
+      .set({ location: 'Sacramento, CA' })
+      .where(eq(listing.sellerId, account!.id));
+    await expectCounts(account!.id, 31, 15, 'cars edited in bulk');
+
+    // Deleting the account removes its cars on sale; the sold stay on record.
+    expect(
+      (await admin.request(`/api/user/remove/${account!.id}`, { method: 'DELETE' })).status,
+    ).toBe(200);
+    const { kept, counted } = await counts(account!.id);
+    expect(counted).toEqual({ onSale: 0, sold: 15 });
+    expect(kept).toEqual(counted);
+
+    // And cars deleted outright (an account's records purged) leave the counts too.
+    await app.database.db.delete(listing).where(eq(listing.sellerId, account!.id));
+    expect((await counts(account!.id)).kept).toEqual({ onSale: 0, sold: 0 });
   });
 });

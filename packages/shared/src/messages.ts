@@ -16,12 +16,33 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The name shown for a person whose account was deleted; their messages stay. */
 export const DELETED_USER_NAME = 'Deleted user';
 
-/** Why no new message can be sent: the car left the market, the seller blocked, an account went. */
+/**
+ * Why no new message can be sent: the car left the market, the seller blocked, an account went,
+ * or the buyer's own purchase of the car was settled more than SALE_CONVERSATION_DAYS ago.
+ */
 export const CONVERSATION_CLOSED_REASONS = [
   'sold',
   'withdrawn',
   'removed',
   'blocked',
   'account-deleted',
+  'sale-settled',
 ] as const;
 export type ConversationClosedReason = (typeof CONVERSATION_CLOSED_REASONS)[number];
+
+/**
+ * The buyer and seller of a sale keep talking while its money is held (awaiting hand-over or a
+ * ruling) and for this many days after it was released or refunded: questions about papers,
+ * keys or the refund come after the car changed hands (issue 51).
+ */
+export const SALE_CONVERSATION_DAYS = 30;
+
+/**
+ * Whether a sale's buyer and seller may still write: `settledAt` is when its money was released
+ * or refunded, null while it is held.
+ */
+export function saleConversationOpen(settledAt: Date | string | null, now = new Date()): boolean {
+  if (settledAt === null) return true;
+  const ends = new Date(settledAt).getTime() + SALE_CONVERSATION_DAYS * 24 * 60 * 60 * 1000;
+  return now.getTime() < ends;
+}

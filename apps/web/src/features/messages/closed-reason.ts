@@ -1,4 +1,4 @@
-import type { Conversation } from '@carmarket/shared';
+import { SALE_CONVERSATION_DAYS, type Conversation } from '@carmarket/shared';
 
 /**
  * Why no message can be sent in this conversation now, in words for the person reading it (the
@@ -20,5 +20,7 @@ export function closedReasonText(conversation: Pick<Conversation, 'closedReason'
       return 'This car was removed from CarMarket, so this conversation is closed to new messages.';
     case 'account-deleted':
       return 'The other person’s account was deleted, so this conversation is closed.';
+    case 'sale-settled':
+      return `This sale was settled more than ${SALE_CONVERSATION_DAYS} days ago, so this conversation is closed to new messages.`;
   }
 }

@@ -100,6 +100,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Cars per car sitemap (50,000): tests prove the paging with fewer. */
   carsPerSitemap?: number;
+  /** The clock the sitemaps are built by (`Date.now`): tests move it past the interval. */
+  sitemapClock?: () => number;
 }
 
 export interface App {
@@ -149,6 +151,7 @@ export async function buildApp({
   passwords = scryptPasswords,
   logger,
   carsPerSitemap,
+  sitemapClock,
 }: AppOptions): Promise<App> {
   // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
   // operations, up to 50 MB, would only hold memory (decision 014).
@@ -525,6 +528,11 @@ export async function buildApp({
       browseSignedOut: config.BROWSE_SIGNED_OUT,
       webDistDir: config.webDistDir,
       carsPerSitemap,
+      rebuildMs: config.SITEMAP_REBUILD_MINUTES * 60_000,
+      perMinute: config.SITEMAP_LIMIT_PER_MINUTE,
+      counters,
+      background,
+      now: sitemapClock,
     });
     await app.register(webPlugin, {
       distDir: config.webDistDir,

@@ -227,6 +227,17 @@ const EnvSchema = z
      */
     PRICE_GUIDE_REFRESH_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
     /**
+     * How long the sitemap index and the car sitemaps (with BROWSE_SIGNED_OUT) are served as
+     * built before they are built again, on the first request after; with several processes, one
+     * of them builds and the others serve the last build meanwhile (decision 045).
+     */
+    SITEMAP_REBUILD_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
+    /**
+     * Sitemap requests (the index, the public pages', the cars') one address may make a minute;
+     * past it, 429 (decision 045).
+     */
+    SITEMAP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /**
      * Count views of cars' pages for their sellers' stats (decision 027). `false` counts none:
      * the view-counting benchmark's baseline.
      */

@@ -1,17 +1,19 @@
-// `npm run bench:sitemap`: the sitemap at scale (issue 33). Seeds 1,000,000 cars on sale (and
-// 100,000 sold or withdrawn) into a fresh PostgreSQL database of its own, serves it with the built
-// server and browsing open, and times the sitemap index and the first, middle and last car
-// sitemaps (50,000 cars each) against the 2 s target: time to the first byte and to the last,
-// bytes, URLs, and the server's peak memory; then a page written in process in batches, as the
-// server does, beside one query and one string. Figures, not a test. Settings: BENCH_DATABASE_URL (an
-// admin URL; default the local server), BENCH_PG_CARS, BENCH_RUNS, BENCH_PORT; --no-build, --reuse
-// (keep the previous run's cars when there are enough).
+// `npm run bench:sitemap`: the sitemap at scale (issues 33 and 45). Seeds 1,000,000 cars on sale
+// (and 100,000 sold or withdrawn) into a fresh PostgreSQL database of its own, serves it with the
+// built server and browsing open, and times the first request for the sitemap index (which builds
+// every car sitemap, decision 045), then the index and the first, middle and last car sitemaps
+// (50,000 cars each) as served from the build, gzipped and not, against the 2 s target: time to
+// the first byte and to the last, bytes, URLs, and the server's peak memory; then one build in
+// process: time, and its XML's size plain and gzipped. Figures, not a test. Settings:
+// BENCH_DATABASE_URL (an admin URL; default the local server), BENCH_PG_CARS, BENCH_RUNS,
+// BENCH_PORT; --no-build, --reuse (keep the previous run's cars when there are enough).
 import { spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
-import { CARS_PER_SITEMAP, carSitemap } from '../modules/seo/sitemap.service.ts';
+import { CARS_PER_SITEMAP, carSitemaps } from '../modules/seo/sitemap.service.ts';
 import { adminUrl, dataArrays, root, seedPostgres, startServer } from './bench-cars.ts';
 import { flags, percentile } from './search-bench-setup.ts';
 
@@ -20,10 +22,13 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = Number(process.env.BENCH_PORT ?? 3298);
 const TARGET_MS = 2_000;
 
-/** One GET read to its end: time to the first byte, to the last, the bytes and the body. */
-async function timed(url: string) {
+/**
+ * One GET read to its end: time to the first byte, to the last, the bytes and the body. `gzip`:
+ * fetch asks for gzip and unzips (the bytes counted are unzipped); else it asks for none.
+ */
+async function timed(url: string, { gzip = true } = {}) {
   const start = performance.now();
-  const response = await fetch(url);
+  const response = await fetch(url, gzip ? {} : { headers: { 'accept-encoding': 'identity' } });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const reader = response.body!.getReader();
   let firstByteMs = 0;
@@ -43,59 +48,27 @@ async function timed(url: string) {
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
 const ms = (value: number) => `${value.toFixed(0).padStart(6)} ms`;
 
-/**
- * The middle car sitemap written in process as the server writes it (5,000 cars a query, a chunk
- * each) and as one query and one string: time, and the heap it took at most beyond the start.
- */
-async function streamedOrWhole(databaseUrl: string, from: string | undefined) {
+/** One build of every car sitemap in process, as the server builds them: time and sizes. */
+async function buildInProcess(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const db = drizzle(pool, { schema }) as unknown as Db;
-  console.log(
-    `\n${'middle page, in process'.padEnd(30)} ${'time'.padStart(9)} ${'peak heap +'.padStart(12)}`,
-  );
   try {
-    for (const [name, batch] of [
-      ['5,000 a query, streamed', 5_000],
-      ['50,000 in one query', CARS_PER_SITEMAP],
-    ] as const) {
-      const samples: { ms: number; heapMb: number }[] = [];
-      for (let i = 0; i <= runs; i++) {
-        const base = process.memoryUsage().heapUsed;
-        let peak = base;
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }, 5);
-        const start = performance.now();
-        let whole = '';
-        let written = 0;
-        for await (const chunk of carSitemap(db, {
-          origin: 'https://cars.example.com',
-          from,
-          perPage: CARS_PER_SITEMAP,
-          batch,
-        })) {
-          // Streamed: each chunk leaves as it comes; whole: the page is kept until its end.
-          if (batch === CARS_PER_SITEMAP) whole += chunk;
-          written += chunk.length;
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }
-        clearInterval(sampler);
-        if (whole.length > 0) written = whole.length;
-        if (i > 0) samples.push({ ms: performance.now() - start, heapMb: (peak - base) / 1e6 });
-        if (written === 0) throw new Error('nothing written');
-      }
-      console.log(
-        `${name.padEnd(30)} ${ms(
-          percentile(
-            samples.map((s) => s.ms),
-            50,
-          ),
-        )} ${`${percentile(
-          samples.map((s) => s.heapMb),
-          50,
-        ).toFixed(0)} MB`.padStart(12)}`,
-      );
+    const start = performance.now();
+    let pages = 0;
+    let plainBytes = 0;
+    let gzipBytes = 0;
+    for await (const page of carSitemaps(db, {
+      origin: 'https://cars.example.com',
+      perPage: CARS_PER_SITEMAP,
+    })) {
+      pages += 1;
+      plainBytes += Buffer.byteLength(page.xml);
+      gzipBytes += gzipSync(page.xml).byteLength;
     }
+    console.log(
+      `\none build in process: ${pages} car sitemaps in ${ms(performance.now() - start)}, ` +
+        `${(plainBytes / 1e6).toFixed(1)} MB of XML, ${(gzipBytes / 1e6).toFixed(1)} MB gzipped`,
+    );
   } finally {
     await pool.end();
   }
@@ -119,9 +92,16 @@ async function main() {
   console.log(
     `PostgreSQL at ${new URL(adminUrl).host}; ${runs} runs of each, after one to warm up`,
   );
-  const server = await startServer(port, { DATABASE_URL: databaseUrl, BROWSE_SIGNED_OUT: 'true' });
+  const server = await startServer(port, {
+    DATABASE_URL: databaseUrl,
+    BROWSE_SIGNED_OUT: 'true',
+    // The bench reads the sitemaps more often than a crawler may.
+    SITEMAP_LIMIT_PER_MINUTE: '100000',
+  });
   try {
+    // The first request builds every car sitemap (a --reuse run may find them built).
     const index = await timed(`${server.origin}/sitemap.xml`);
+    console.log(`first index request (the build, unless stored): ${ms(index.totalMs)}`);
     const sitemaps = locs(index.body).slice(1);
     const pick = [
       ['first', sitemaps[0]!],
@@ -131,10 +111,10 @@ async function main() {
     ] as const;
     const path = (loc: string) => new URL(loc).pathname + new URL(loc).search;
     const rows: string[] = [];
-    const measure = async (name: string, url: string) => {
-      await timed(url); // warm-up
+    const measure = async (name: string, url: string, options: { gzip?: boolean } = {}) => {
+      await timed(url, options); // warm-up
       const samples = [];
-      for (let i = 0; i < runs; i++) samples.push(await timed(url));
+      for (let i = 0; i < runs; i++) samples.push(await timed(url, options));
       const totals = samples.map((s) => s.totalMs);
       const last = samples.at(-1)!;
       const p50 = percentile(totals, 50);
@@ -150,14 +130,14 @@ async function main() {
     };
     await measure(`index (${sitemaps.length} car maps)`, `${server.origin}/sitemap.xml`);
     for (const [name, loc] of pick) await measure(`cars, ${name}`, `${server.origin}${path(loc)}`);
+    await measure('cars, middle, no gzip', `${server.origin}${path(pick[1][1])}`, { gzip: false });
     await measure('public pages', `${server.origin}/sitemap-pages.xml`);
     console.log(
       `\n${'sitemap'.padEnd(22)} ${'1st byte'.padStart(9)} ${'p50'.padStart(9)} ${'worst'.padStart(9)} ${'size'.padStart(10)} ${'URLs'.padStart(7)} under 2 s`,
     );
     for (const row of rows) console.log(row);
     console.log(`\nserver peak RSS ${server.peakRss().toFixed(0)} MB`);
-    const middle = new URL(pick[1][1]).searchParams.get('from') ?? undefined;
-    await streamedOrWhole(databaseUrl, middle);
+    await buildInProcess(databaseUrl);
   } finally {
     await server.stop();
   }

@@ -21,6 +21,11 @@ export function isGoneReference(error: unknown): boolean {
   return findPgError(error)?.code === '23503';
 }
 
+/** Whether a statement gave up waiting for a lock after `lock_timeout` (55P03). */
+export function isLockTimeout(error: unknown): boolean {
+  return findPgError(error)?.code === '55P03';
+}
+
 /**
  * Whether the database connection was lost under a request (the server restarted, an operator
  * ended the session, the network dropped): the request can be tried again, so it is a 503.

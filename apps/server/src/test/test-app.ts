@@ -45,6 +45,8 @@ export interface TestAppOptions {
   freshInstall?: boolean;
   /** Cars per car sitemap, fewer than the protocol's 50,000 to prove the paging. */
   carsPerSitemap?: number;
+  /** The clock the sitemaps are built by, which a test moves past their interval. */
+  sitemapClock?: () => number;
   /** Where the server logs (a test that reads its log); none by default. */
   logger?: AppOptions['logger'];
 }
@@ -84,6 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(!options.realPasswords && { passwords: testPasswords }),
     logger: options.logger ?? false,
     carsPerSitemap: options.carsPerSitemap,
+    sitemapClock: options.sitemapClock,
   });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const address = built.app.server.address();

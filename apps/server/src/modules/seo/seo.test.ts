@@ -1,12 +1,14 @@
+import { gunzipSync } from 'node:zlib';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { category, listing, ON_SALE_SQL } from '../../db/schema.ts';
+import { category, listing, ON_SALE_SQL, sitemapFile } from '../../db/schema.ts';
 import { codeOf, signInAs } from '../../test/client.ts';
 import { newCar } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
-/** Every `<loc>` of a sitemap or a sitemap index, in order. */
-const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
+/** Every `<loc>` of a sitemap or a sitemap index, in order, as a crawler reads it (unescaped). */
+const locs = (xml: string) =>
+  [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 
 async function xmlOf(app: TestApp, path: string) {
   const response = await app.request(path);
@@ -67,14 +69,34 @@ describe('robots.txt and the sitemap, browsing closed (the default)', () => {
   });
 });
 
+/** The cars a car sitemap lists, by id, in order. */
+const carIds = (xml: string, origin: string) =>
+  locs(xml).map((loc) => loc.slice(`${origin}/listing/`.length));
+
 describe('the sitemap, browsing open', () => {
   let app: TestApp;
   let origin: string;
   const perPage = 4;
+  /** The sitemaps' clock runs this far ahead of the real one: a test moves it past the interval. */
+  let ahead = 0;
   beforeAll(async () => {
-    app = await startTestApp({ env: { BROWSE_SIGNED_OUT: 'true' }, carsPerSitemap: perPage });
+    app = await startTestApp({
+      // These tests read every page several times; the limit per address has its own below.
+      env: { BROWSE_SIGNED_OUT: 'true', SITEMAP_LIMIT_PER_MINUTE: '1000' },
+      carsPerSitemap: perPage,
+      sitemapClock: () => Date.now() + ahead,
+    });
     origin = `http://localhost:${new URL(app.baseUrl).port}`;
   });
+
+  /** Every car the car sitemaps list, as the index names them. */
+  async function listedCars() {
+    const ids: string[] = [];
+    for (const loc of locs(await xmlOf(app, '/sitemap.xml')).slice(1)) {
+      ids.push(...carIds(await xmlOf(app, loc.slice(origin.length)), origin));
+    }
+    return ids;
+  }
   afterAll(() => app.close());
 
   it('lets robots read the search, category and car pages', async () => {
@@ -107,15 +129,25 @@ describe('the sitemap, browsing open', () => {
       .orderBy(asc(listing.id));
     expect(onSale.length).toBeGreaterThan(2 * perPage);
 
-    const index = locs(await xmlOf(app, '/sitemap.xml'));
+    const indexXml = await xmlOf(app, '/sitemap.xml');
+    expect(indexXml).toContain('&amp;to=');
+    const index = locs(indexXml);
     expect(index[0]).toBe(`${origin}/sitemap-pages.xml`);
     const carSitemaps = index.slice(1);
     expect(carSitemaps).toHaveLength(Math.ceil(onSale.length / perPage));
-    expect(carSitemaps[0]).toBe(`${origin}/sitemap-cars.xml`);
+    for (const loc of carSitemaps) {
+      expect(loc).toMatch(
+        new RegExp(`^${origin}/sitemap-cars\\.xml\\?from=[0-9a-f-]{36}&to=[0-9a-f-]{36}$`),
+      );
+    }
 
     const listed: { id: string; lastmod: string }[] = [];
     for (const loc of carSitemaps) {
       const xml = await xmlOf(app, loc.slice(origin.length));
+      // The index names both ends of each car sitemap: its first car and its last.
+      const range = new URL(loc).searchParams;
+      const pageIds = carIds(xml, origin);
+      expect([pageIds[0], pageIds.at(-1)]).toEqual([range.get('from'), range.get('to')]);
       const entries = [
         ...xml.matchAll(/<url><loc>([^<]*)<\/loc><lastmod>([^<]*)<\/lastmod><\/url>/g),
       ];
@@ -154,9 +186,146 @@ describe('the sitemap, browsing open', () => {
     );
   });
 
+  it('serves the first page without a range, an old link by its first car, and sends any other to the page holding it', async () => {
+    const [first, second] = locs(await xmlOf(app, '/sitemap.xml'))
+      .slice(1, 3)
+      .map((loc) => loc.slice(origin.length));
+    const secondIds = carIds(await xmlOf(app, second!), origin);
+    // The first page's old address, without a range, and an old link that names only `from`.
+    expect(await xmlOf(app, '/sitemap-cars.xml')).toBe(await xmlOf(app, first!));
+    expect(await xmlOf(app, `/sitemap-cars.xml?from=${secondIds[0]}`)).toBe(
+      await xmlOf(app, second!),
+    );
+    // A `from` inside the second page, or its first car with a wrong end: never a page of
+    // its own, but the address of the stored page that holds it.
+    for (const path of [
+      `/sitemap-cars.xml?from=${secondIds[1]}`,
+      `/sitemap-cars.xml?from=${secondIds[0]}&to=${secondIds[1]}`,
+    ]) {
+      const response = await app.request(path, { redirect: 'manual' });
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get('location'), path).toBe(second);
+    }
+  });
+
+  it('sends the stored file gzipped to a client that takes gzip, and as XML to one that does not', async () => {
+    const path = locs(await xmlOf(app, '/sitemap.xml'))[1]!.slice(origin.length);
+    const zipped = await app.app.inject({ url: path, headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    const plain = await app.app.inject({ url: path, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    expect(plain.body).toBe(await xmlOf(app, path));
+  });
+
+  it('lists a car listed after the build only once the interval has passed', async () => {
+    const before = await listedCars();
+    const builtAt = (await app.request('/sitemap.xml')).headers.get('last-modified');
+    const car = await newCar(app);
+    // Within the interval the build is served as it was: no car sitemap has the new car.
+    ahead = 59 * 60_000;
+    expect(await listedCars()).toEqual(before);
+    expect((await app.request('/sitemap.xml')).headers.get('last-modified')).toBe(builtAt);
+    // Past it (SITEMAP_REBUILD_MINUTES, 60), the next request builds them again.
+    ahead = 61 * 60_000;
+    const after = await listedCars();
+    expect(after).toEqual([...before, car.id].sort());
+    expect((await app.request('/sitemap.xml')).headers.get('last-modified')).not.toBe(builtAt);
+  });
+
   it('answers a malformed page with 400', async () => {
     const response = await app.request('/sitemap-cars.xml?from=not-an-id');
     expect(response.status).toBe(400);
     expect(await codeOf(response)).toBe('validation-failed');
+  });
+});
+
+describe('the sitemap limit per address', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      env: { BROWSE_SIGNED_OUT: 'true', SITEMAP_LIMIT_PER_MINUTE: '3' },
+      carsPerSitemap: 4,
+    });
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, remoteAddress: string) => app.app.inject({ url, remoteAddress });
+
+  it("answers 429 with Retry-After past an address's sitemaps a minute, not to another address", async () => {
+    const crawler = '203.0.113.7';
+    for (const url of ['/sitemap.xml', '/sitemap-pages.xml', '/sitemap-cars.xml']) {
+      expect((await get(url, crawler)).statusCode, url).toBe(200);
+    }
+    for (const url of ['/sitemap.xml', '/sitemap-cars.xml', '/sitemap-pages.xml']) {
+      const refused = await get(url, crawler);
+      expect(refused.statusCode, url).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      const { error } = refused.json() as { error: { code: string; message: string } };
+      expect(error.code).toBe('too-many-requests');
+      expect(error.message).toMatch(
+        /^Too many sitemap requests from your address\. Please try again in (\d+ seconds?|1 minute)\.$/,
+      );
+    }
+    expect((await get('/sitemap.xml', '198.51.100.9')).statusCode).toBe(200);
+    // robots.txt is not a sitemap: it costs nothing and is not counted.
+    expect((await get('/robots.txt', crawler)).statusCode).toBe(200);
+  });
+});
+
+/**
+ * Two servers on one PostgreSQL database, as behind a load balancer, with one public address.
+ * Their clocks differ by ten minutes, so a build's date tells which of them built it.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the sitemaps, two servers', () => {
+  let first: TestApp;
+  let second: TestApp;
+  const env = { BROWSE_SIGNED_OUT: 'true', PUBLIC_URL: 'https://cars.example.com' };
+  beforeAll(async () => {
+    first = await startTestApp({ env, carsPerSitemap: 4 });
+    second = await startTestApp({
+      env,
+      carsPerSitemap: 4,
+      sitemapClock: () => Date.now() + 600_000,
+      reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl },
+    });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('build once between them, and each serves that build', async () => {
+    // Asked at once, before anything is built: one builds, the other waits for it.
+    const [fromFirst, fromSecond] = await Promise.all([
+      first.request('/sitemap.xml'),
+      second.request('/sitemap.xml'),
+    ]);
+    expect([fromFirst.status, fromSecond.status]).toEqual([200, 200]);
+    const builtAt = fromFirst.headers.get('last-modified');
+    expect(fromSecond.headers.get('last-modified')).toBe(builtAt);
+    const index = await fromFirst.text();
+    expect(await fromSecond.text()).toBe(index);
+
+    const builds = async () =>
+      (
+        await first.database.db
+          .selectDistinct({ builtAt: sitemapFile.builtAt })
+          .from(sitemapFile)
+          .where(eq(sitemapFile.origin, 'https://cars.example.com'))
+      ).map((row) => row.builtAt.toUTCString());
+    expect(await builds()).toEqual([builtAt]);
+    // Each serves every car sitemap of that build, from its own copy.
+    for (const loc of locs(index).slice(1)) {
+      const path = loc.slice('https://cars.example.com'.length);
+      const [a, b] = await Promise.all([first.request(path), second.request(path)]);
+      expect(a.headers.get('last-modified')).toBe(builtAt);
+      expect(await b.text()).toBe(await a.text());
+    }
+    expect(await builds()).toEqual([builtAt]);
   });
 });

@@ -6,10 +6,11 @@ import { authorize } from '../../lib/policy.ts';
 import { errorResponses } from '../../lib/route-schemas.ts';
 import { sellerPolicy } from './sellers.policy.ts';
 import { presentSellerProfile } from './sellers.presenter.ts';
-import { findSellerAccount, sellerProfileFigures } from './sellers.service.ts';
+import { carCounts, findSellerAccount, keptReplyFigures } from './sellers.service.ts';
 
 /** A seller's public profile (issue 32): who they are, their cars' counts, how they reply. */
 export const sellerProfileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const replyFigures = keptReplyFigures(db);
   app.get(
     '/sellers/:id',
     {
@@ -27,7 +28,9 @@ export const sellerProfileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app
       const seller = await findSellerAccount(db, request.params.id);
       if (!seller) throw notFound('That seller');
       authorize(sellerPolicy.canSeeProfile(request.user, seller));
-      const { cars, replies } = await sellerProfileFigures(db, seller);
+      // One after another: a profile holds one connection at a time.
+      const cars = await carCounts(db, seller.id);
+      const replies = await replyFigures(seller.id);
       return presentSellerProfile(seller, cars, replies);
     },
   );

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResultSchema, SellerProfileSchema } from '@carmarket/shared';
 import { queryRows } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/clie
 import { newCar, TEST_CARD, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ask, send, talkingEnv } from '../messages/messages.test-helpers.ts';
+import { REPLY_FIGURES_KEPT_FROM } from './sellers.service.ts';
 
 /**
  * `GET /api/sellers/:id` and search's `seller=` (issue 32): a seller's profile, their cars'
@@ -146,6 +147,43 @@ describe("a seller's profile", () => {
     const three = await profileOf(await register(app), seller.id);
     expect(three.medianReplyMinutes).toBe(30);
     expect(three.replyRate).toBeCloseTo(2 / 3);
+  });
+
+  it("keeps a busy seller's reply figures a few minutes, where working them out is costly", async () => {
+    const seller = await newSeller('Busy Motors');
+    const buyerId = await idOf((await register(app)).account.email);
+    const db = app.database.db;
+    // REPLY_FIGURES_KEPT_FROM conversations in the window, each about a car of its own, each
+    // answered an hour after the buyer asked.
+    const [firstCategory] = await db.select({ id: category.id }).from(category).limit(1);
+    await db.execute(sql`insert into listing (category_id, seller_id, seller_name, name, condition,
+        location, year, make, model, reprice_cents, orprice_cents, currency)
+      select ${firstCategory!.id}::uuid, ${seller.id}::uuid, 'Busy Motors', 'Busy car ' || g,
+        'Good', 'Fresno, CA', 2020, 'Kia', 'Ceed', 1500000, 1500000, 'USD'
+      from generate_series(1, ${REPLY_FIGURES_KEPT_FROM}::int) as g`);
+    const askAbout = (carIds: SQL) =>
+      db.execute(sql`with asked as (
+          insert into conversation (listing_id, buyer_id, seller_id, created_at)
+          select id, ${buyerId}::uuid, seller_id, now() - interval '2 days' from listing
+          where ${carIds} returning id, created_at)
+        insert into message (conversation_id, sender_id, kind, body, created_at)
+        select id, ${buyerId}::uuid, 'text', 'Is it still for sale?', created_at from asked`);
+    await askAbout(sql`seller_id = ${seller.id}`);
+    await db.execute(sql`insert into message (conversation_id, sender_id, kind, body, created_at)
+      select id, seller_id, 'text', 'Yes.', created_at + interval '1 hour' from conversation
+      where seller_id = ${seller.id}`);
+    const viewer = await register(app);
+    expect(await profileOf(viewer, seller.id)).toMatchObject({
+      medianReplyMinutes: 60,
+      replyRate: 1,
+    });
+    // One more, never answered: the figures read a moment ago still stand.
+    const car = await newCar(app, { seller });
+    await askAbout(sql`id = ${car.id}`);
+    expect(await profileOf(viewer, seller.id)).toMatchObject({
+      medianReplyMinutes: 60,
+      replyRate: 1,
+    });
   });
 
   it('is not found for a buyer, an administrator, a deleted seller or an id nobody has; 400 for a malformed id', async () => {

@@ -315,7 +315,7 @@ export const listing = pgTable(
 
 /**
  * How many of each seller's cars are on sale (available or reserved) and sold, for their profile
- * (decision 045): kept by triggers on `listing` (migration 0022), whatever writes it, so a
+ * (decision 048): kept by triggers on `listing` (migration 0023), whatever writes it, so a
  * dealer's profile reads one row instead of counting their cars. A statement moves a seller's
  * row only when it changes their counts; a hold (available to reserved) moves none.
  */
@@ -381,7 +381,7 @@ export const priceGuideFit = pgTable(
 );
 
 /**
- * The body type most cars of a make and model in the price guide's market have (decision 045),
+ * The body type most cars of a make and model in the price guide's market have (decision 048),
  * for a car or a seller's guide without one: written by each refresh with the fits, so a guide
  * asked without a body type reads one row instead of counting the model's cars.
  */

@@ -4,7 +4,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { findConversation, type ConversationRow } from './conversation-reads.ts';
+import { findConversation, saleFact, saleOf, type ConversationRow } from './conversation-reads.ts';
 import { messagesPolicy, type ConversationFacts } from './messages.policy.ts';
 
 /*
@@ -52,6 +52,8 @@ async function stateOf(db: Db | Tx, id: string) {
     buyer_deleted: boolean;
     seller_deleted: boolean;
     blocked: boolean;
+    sale_paid: boolean | null;
+    sale_settled_at: Date | string | null;
   }>(
     db,
     sql`select c.id, c.buyer_id, c.seller_id, c.last_seq::float8 as last_seq, c.buyer_unread,
@@ -59,11 +61,13 @@ async function stateOf(db: Db | Tx, id: string) {
           c.seller_read_seq::float8 as seller_read_seq, l.status as car_status,
           b.deleted_at is not null as buyer_deleted, s.deleted_at is not null as seller_deleted,
           exists (select 1 from message_block k
-            where k.seller_id = c.seller_id and k.buyer_id = c.buyer_id) as blocked
+            where k.seller_id = c.seller_id and k.buyer_id = c.buyer_id) as blocked,
+          sale.paid as sale_paid, sale.settled_at as sale_settled_at
         from conversation c
         join listing l on l.id = c.listing_id
         join "user" b on b.id = c.buyer_id
         join "user" s on s.id = c.seller_id
+        ${saleOf(sql`c.listing_id`, sql`c.buyer_id`)}
         where c.id = ${id}`,
   );
   return row
@@ -80,6 +84,7 @@ async function stateOf(db: Db | Tx, id: string) {
         buyerDeleted: row.buyer_deleted,
         sellerDeleted: row.seller_deleted,
         blocked: row.blocked,
+        sale: saleFact(row),
       } satisfies ConversationState)
     : undefined;
 }

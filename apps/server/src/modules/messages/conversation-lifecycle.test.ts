@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConversationListSchema,
   ConversationReportListSchema,
   ConversationSchema,
 } from '@carmarket/shared';
-import { auditLog, message } from '../../db/schema.ts';
+import { auditLog, message, settlement } from '../../db/schema.ts';
 import { errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { payFor, validBooking } from '../../test/fixtures.ts';
+import { book, payFor, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import {
   talkingEnv,
@@ -251,5 +251,100 @@ describe('talking to the seller', () => {
     await quiet.post('/api/category', validBooking(await freshCar(app)));
     const list = ConversationListSchema.parse(await (await quiet.get('/api/conversations')).json());
     expect(list.items).toEqual([]);
+  });
+  /** Moves a settled sale's release or refund `days` into the past, as if they had gone by. */
+  async function settledDaysAgo(bookingId: string, days: number) {
+    const when = sql`now() - make_interval(days => ${days})`;
+    await app.database.db
+      .update(settlement)
+      .set({
+        releasedAt: sql`case when ${settlement.releasedAt} is null then null else ${when} end`,
+        refundedAt: sql`case when ${settlement.refundedAt} is null then null else ${when} end`,
+      })
+      .where(eq(settlement.bookingId, bookingId));
+  }
+
+  it('keeps the buyer who paid talking with the seller until 30 days after the money is released', async () => {
+    const car = await freshCar(app);
+    const buyer = await book(app, car);
+    const { conversationId: id } = await ask(buyer, car, 'Can I pick it up on Friday?');
+    const rival = await register(app);
+    const { conversationId: rivals } = await ask(rival, car, 'Is it still for sale?');
+    await payFor(buyer, buyer.bookingId);
+
+    // After paying, the buyer and the seller arrange the hand-over in their conversation.
+    expect((await conversationAs(buyer, id)).closedReason).toBeNull();
+    expect((await send(buyer, id, 'Paid. When can I come?')).status).toBe(200);
+    expect((await send(seller, id, 'Saturday at ten, keys and papers ready.')).status).toBe(200);
+    // Everyone else's conversation about the car closed at the sale.
+    expect((await conversationAs(rival, rivals)).closedReason).toBe('sold');
+    expect((await send(rival, rivals, 'Any chance?')).status).toBe(409);
+    expect((await send(seller, rivals, 'Sorry, sold')).status).toBe(409);
+
+    // The money is released when the buyer confirms the hand-over; they talk on for 30 days.
+    expect((await buyer.post(`/api/booked/${buyer.bookingId}/handover`)).status).toBe(200);
+    expect((await send(buyer, id, 'Where is the spare key?')).status).toBe(200);
+    await settledDaysAgo(buyer.bookingId, 29);
+    expect((await send(seller, id, 'In the glovebox.')).status).toBe(200);
+
+    await settledDaysAgo(buyer.bookingId, 31);
+    const late = await send(buyer, id, 'One more thing');
+    expect(late.status).toBe(409);
+    expect((await errorOf(late)).message).toBe(
+      'This sale was settled more than 30 days ago; this conversation is closed to new messages.',
+    );
+    expect((await send(seller, id, 'Hello?')).status).toBe(409);
+    expect((await conversationAs(buyer, id)).closedReason).toBe('sale-settled');
+    expect((await conversationAs(seller, id)).closedReason).toBe('sale-settled');
+    // Asking about the car again leads to the same closed conversation; the thread stays readable.
+    expect((await buyer.post(`/api/listings/${car}/messages`, { body: 'Hi' })).status).toBe(409);
+    expect((await allMessages(buyer, id))[0]!.map((m) => m.body)).toContain('In the glovebox.');
+  });
+
+  it('lets a buyer who paid without asking start the conversation with the seller, and no one else', async () => {
+    const car = await freshCar(app);
+    const buyer = await book(app, car);
+    // Another buyer who booked it too but did not pay, and one who never booked it.
+    const unpaid = await book(app, car);
+    await payFor(buyer, buyer.bookingId);
+    for (const other of [unpaid, await register(app)]) {
+      const refused = await other.post(`/api/listings/${car}/messages`, { body: 'Hi' });
+      expect(refused.status).toBe(409);
+      expect((await errorOf(refused)).message).toMatch(/^This car has been sold/);
+    }
+
+    const started = await ask(buyer, car, 'I paid; where do we meet?');
+    expect((await conversationAs(buyer, started.conversationId)).closedReason).toBeNull();
+    expect((await send(seller, started.conversationId, 'At our yard.')).status).toBe(200);
+    const [page] = await allMessages(seller, started.conversationId);
+    expect(page!.map((m) => [m.body, m.mine])).toEqual([
+      ['I paid; where do we meet?', false],
+      ['At our yard.', true],
+    ]);
+  });
+
+  it('keeps a refunded buyer and the seller talking for 30 days after the refund', async () => {
+    const car = await freshCar(app);
+    const buyer = await book(app, car);
+    await payFor(buyer, buyer.bookingId);
+    const reported = await buyer.post(`/api/booked/${buyer.bookingId}/dispute`, {
+      reason: 'The car has a different engine from the one described.',
+    });
+    const { handover } = (await reported.json()) as { handover: { disputeId: string } };
+    // Disputed: the money is held, so they talk.
+    const { conversationId: id } = await ask(buyer, car, 'This is not the engine you described.');
+    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
+      outcome: 'refund',
+      note: 'Not as described.',
+    });
+    expect(ruled.status).toBe(200);
+
+    // The car went back to its seller, withdrawn (decision 044); the two still talk.
+    expect((await conversationAs(buyer, id)).car.status).toBe('withdrawn');
+    expect((await send(seller, id, 'Your refund is on its way.')).status).toBe(200);
+    expect((await send(buyer, id, 'Thanks, got it.')).status).toBe(200);
+    await settledDaysAgo(buyer.bookingId, 31);
+    expect((await send(buyer, id, 'Hello?')).status).toBe(409);
+    expect((await conversationAs(seller, id)).closedReason).toBe('sale-settled');
   });
 });

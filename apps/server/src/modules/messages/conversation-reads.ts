@@ -51,6 +51,29 @@ export interface MessageRow {
 
 export const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
+/**
+ * `sale`: the buyer's latest paid or refunded booking of the car, with when its money was
+ * released or refunded (`settled_at`, null while held) from its settlement. Tables, not the
+ * payouts module's code: the payouts feature writes them (decisions 026, 037).
+ */
+export const saleOf = (carId: SQL, buyerId: SQL) => sql`
+  left join lateral (
+    select true as paid, coalesce(st.released_at, st.refunded_at) as settled_at
+    from booking bk left join settlement st on st.booking_id = bk.id
+    where bk.listing_id = ${carId} and bk.buyer_id = ${buyerId}
+      and bk.status in ('paid', 'refunded')
+    order by bk.paid_at desc limit 1
+  ) sale on true`;
+
+/** The rules' view of a `saleOf` row. */
+export const saleFact = (row: {
+  sale_paid: boolean | null;
+  sale_settled_at: Date | string | null;
+}) =>
+  row.sale_paid
+    ? { settledAt: row.sale_settled_at === null ? null : asDate(row.sale_settled_at) }
+    : null;
+
 /** The columns every read of a conversation takes; `c` is the conversation. */
 const CONVERSATION_COLUMNS = sql`
   c.id, c.listing_id, c.buyer_id, c.seller_id, c.last_seq::float8 as last_seq,
@@ -66,14 +89,15 @@ const CONVERSATION_COLUMNS = sql`
   (select r.id from message r where r.seq = c.buyer_read_seq) as buyer_read_id,
   (select r.id from message r where r.seq = c.seller_read_seq) as seller_read_id,
   lm.id as last_id, lm.kind as last_kind, lm.body as last_body, lm.sender_id as last_sender_id,
-  lm.created_at as last_created_at`;
+  lm.created_at as last_created_at, sale.paid as sale_paid, sale.settled_at as sale_settled_at`;
 
 const CONVERSATION_FROM = sql`
   from conversation c
   join listing l on l.id = c.listing_id
   join "user" b on b.id = c.buyer_id
   join "user" s on s.id = c.seller_id
-  left join message lm on lm.seq = c.last_seq`;
+  left join message lm on lm.seq = c.last_seq
+  ${saleOf(sql`c.listing_id`, sql`c.buyer_id`)}`;
 
 interface RawConversation {
   id: string;
@@ -103,6 +127,8 @@ interface RawConversation {
   last_body: string | null;
   last_sender_id: string | null;
   last_created_at: Date | string | null;
+  sale_paid: boolean | null;
+  sale_settled_at: Date | string | null;
 }
 
 function conversationOf(row: RawConversation): ConversationRow {
@@ -121,6 +147,7 @@ function conversationOf(row: RawConversation): ConversationRow {
     buyerDeleted: row.buyer_deleted,
     sellerDeleted: row.seller_deleted,
     blocked: row.blocked,
+    sale: saleFact(row),
     reportOpen: row.report_open,
     buyerUnread: row.buyer_unread,
     sellerUnread: row.seller_unread,

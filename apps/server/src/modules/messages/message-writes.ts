@@ -11,6 +11,8 @@ import { lockConversation, memberConversation } from './conversation-access.ts';
 import {
   asDate,
   findConversation,
+  saleFact,
+  saleOf,
   type ConversationRow,
   type MessageRow,
 } from './conversation-reads.ts';
@@ -152,16 +154,25 @@ export async function askAboutCar(
     seller_deleted: boolean;
     blocked: boolean;
     conversation_id: string | null;
+    sale_paid: boolean | null;
+    sale_settled_at: Date | string | null;
   }>(
     deps.db,
     sql`select l.id, l.seller_id, l.status, s.deleted_at is not null as seller_deleted,
           exists (select 1 from message_block k where k.seller_id = l.seller_id and k.buyer_id = ${actor.id}) as blocked,
-          (select c.id from conversation c where c.listing_id = l.id and c.buyer_id = ${actor.id}) as conversation_id
-        from listing l join "user" s on s.id = l.seller_id where l.id = ${listingId}`,
+          (select c.id from conversation c where c.listing_id = l.id and c.buyer_id = ${actor.id}) as conversation_id,
+          sale.paid as sale_paid, sale.settled_at as sale_settled_at
+        from listing l join "user" s on s.id = l.seller_id
+        ${saleOf(sql`l.id`, sql`${actor.id}`)}
+        where l.id = ${listingId}`,
   );
   if (!car) throw new AppError(404, 'not-found', 'That car was not found.', { field: 'listingId' });
-  // A car you cannot see (withdrawn, removed) is "not found", unless you talked about it before.
-  if (!car.conversation_id) {
+  // The caller's own purchase of the car, looked up from their session, never from the request:
+  // it keeps the conversation with the seller open after the sale (messagesPolicy.closedBecause).
+  const sale = saleFact(car);
+  // A car you cannot see (withdrawn, removed) is "not found", unless you talked about it before
+  // or bought it (a refund gives it back to its seller, withdrawn: decision 044).
+  if (!car.conversation_id && !sale) {
     authorize(listingPolicy.canView(actor, { sellerId: car.seller_id, status: car.status }), {
       field: 'listingId',
     });
@@ -177,6 +188,7 @@ export async function askAboutCar(
     blocked: car.blocked,
     buyerDeleted: false,
     sellerDeleted: car.seller_deleted,
+    sale,
   });
   const giveBackStart = await spendNewConversation(deps.counters, deps.limits, actor);
   // Refused by the message limits, it starts no conversation either.

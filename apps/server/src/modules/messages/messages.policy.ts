@@ -1,4 +1,10 @@
-import { holdsRole, type ConversationClosedReason, type ListingStatus } from '@carmarket/shared';
+import {
+  holdsRole,
+  saleConversationOpen,
+  SALE_CONVERSATION_DAYS,
+  type ConversationClosedReason,
+  type ListingStatus,
+} from '@carmarket/shared';
 import { allow, conflicting, decide, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
@@ -11,6 +17,11 @@ export interface ConversationFacts {
   blocked: boolean;
   buyerDeleted: boolean;
   sellerDeleted: boolean;
+  /**
+   * The buyer's own purchase of this car (their latest paid or refunded booking of it), with when
+   * its money was released or refunded (null while held); null when they never paid for it.
+   */
+  sale: { settledAt: Date | null } | null;
 }
 
 /*
@@ -63,11 +74,22 @@ export const messagesPolicy = {
    * Why no new message can be written, or null while it can: the car left the market (sold,
    * withdrawn, removed; a reserved car is still for sale), an account was deleted, or the seller
    * blocked the buyer. Closed conversations stay readable.
+   *
+   * The buyer who paid for the car and its seller are the exception to a sold car (and to one
+   * withdrawn by a refund, decision 044): they talk on while the money is held and for
+   * SALE_CONVERSATION_DAYS after it was released or refunded, to hand the car over or sort out
+   * a problem; then 'sale-settled'. Everyone else's conversations about it close at the sale.
    */
-  closedBecause(conversation: ConversationFacts): ConversationClosedReason | null {
+  closedBecause(
+    conversation: ConversationFacts,
+    now: Date = new Date(),
+  ): ConversationClosedReason | null {
     if (conversation.buyerDeleted || conversation.sellerDeleted) return 'account-deleted';
     if (conversation.blocked) return 'blocked';
     const status = conversation.carStatus;
+    if (conversation.sale && (status === 'sold' || status === 'withdrawn')) {
+      return saleConversationOpen(conversation.sale.settledAt, now) ? null : 'sale-settled';
+    }
     if (status === 'sold' || status === 'withdrawn' || status === 'removed') return status;
     return null;
   },
@@ -86,6 +108,10 @@ export const messagesPolicy = {
         );
       case 'account-deleted':
         return conflicting('The other person’s account was deleted; this conversation is closed.');
+      case 'sale-settled':
+        return conflicting(
+          `This sale was settled more than ${SALE_CONVERSATION_DAYS} days ago; this conversation is closed to new messages.`,
+        );
       default:
         return conflicting(`${CAR_GONE[closed]}; this conversation is closed to new messages.`);
     }

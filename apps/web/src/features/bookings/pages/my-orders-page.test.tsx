@@ -1,13 +1,16 @@
 import type { Booking } from '@carmarket/shared';
 import { screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { renderWithApp } from '../../../testing/render';
 import { serverAnswers } from '../../../testing/server-answers';
 import { MyOrdersPage } from './my-orders-page';
 
-/* A booking refunded after a dispute in My Orders (decision 044): its own state, not Paid. */
+/*
+ * A booking refunded after a dispute in My Orders (decision 044): its own state, not Paid. A paid
+ * one's Message the seller (issue 51), while the sale's conversation is open.
+ */
 
 const refunded: Booking = {
   _id: '00000000-0000-4000-8000-0000000000b1',
@@ -39,7 +42,118 @@ const refunded: Booking = {
   },
 };
 
+const signedIn = {
+  status: 200,
+  body: {
+    user: {
+      id: 'buyer-1',
+      name: 'Casey Carbuyer',
+      email: 'casey@example.com',
+      roles: ['Buyer'],
+      emailVerified: true,
+    },
+    session: { id: 's-1', expiresAt: '2099-01-01T00:00:00Z' },
+  },
+};
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+const paid = (handover: Partial<NonNullable<Booking['handover']>>): Booking => ({
+  ...refunded,
+  status: 'paid',
+  paid: true,
+  transactionId: 'pi_paid',
+  handover: {
+    ...refunded.handover!,
+    state: 'awaiting-handover',
+    refundedAt: null,
+    disputeId: null,
+    ...handover,
+  },
+});
+const CONVERSATION = '00000000-0000-4000-8000-0000000000d1';
+
+function ThreadShown() {
+  return <p>Conversation {useParams().id}</p>;
+}
+
+function renderOrders() {
+  return renderWithApp(
+    <MemoryRouter initialEntries={['/dashboard/orders']}>
+      <Routes>
+        <Route path="/dashboard/orders" element={<MyOrdersPage />} />
+        <Route path="/dashboard/messages/:id" element={<ThreadShown />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
 describe('My Orders', () => {
+  it('lets the buyer of a paid car write to its seller, which starts their conversation', async () => {
+    const calls = serverAnswers({
+      'GET /api/auth/get-session': signedIn,
+      'GET /api/booked?email=casey%40example.com': { status: 200, body: [paid({})] },
+      [`GET /api/conversations?listingId=${refunded.listingId}`]: {
+        status: 200,
+        body: { items: [], nextCursor: null },
+      },
+      [`POST /api/listings/${refunded.listingId}/messages`]: {
+        status: 200,
+        body: {
+          conversationId: CONVERSATION,
+          message: {
+            _id: '00000000-0000-4000-8000-0000000000e1',
+            conversationId: CONVERSATION,
+            kind: 'text',
+            body: 'When can I collect it?',
+            senderName: 'Casey Carbuyer',
+            mine: true,
+            createdAt: '2026-11-20T11:00:00.000Z',
+          },
+        },
+      },
+    });
+    const { user } = renderOrders();
+    const table = await screen.findByRole('table');
+    await user.click(
+      await within(table).findByRole('button', {
+        name: 'Message the seller of the 2019 Volkswagen Caddy',
+      }),
+    );
+    const dialog = screen.getByRole('dialog', {
+      name: 'Message Sam Seller about the 2019 Volkswagen Caddy',
+    });
+    await user.type(within(dialog).getByLabelText('Your message'), 'When can I collect it?');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(`Conversation ${CONVERSATION}`)).toBeInTheDocument();
+    expect(calls.find((c) => c.call.startsWith('POST'))?.body).toEqual({
+      body: 'When can I collect it?',
+    });
+  });
+
+  it('offers Message the seller until 30 days after the money was released', async () => {
+    serverAnswers({
+      'GET /api/auth/get-session': signedIn,
+      'GET /api/booked?email=casey%40example.com': {
+        status: 200,
+        body: [
+          paid({ state: 'released', releasedAt: daysAgo(29), releasedBy: 'buyer' }),
+          {
+            ...paid({ state: 'released', releasedAt: daysAgo(31), releasedBy: 'buyer' }),
+            _id: '00000000-0000-4000-8000-0000000000b2',
+            name: '2015 Ford Transit',
+          },
+        ],
+      },
+    });
+    renderOrders();
+    const table = await screen.findByRole('table');
+    expect(
+      await within(table).findByRole('button', {
+        name: 'Message the seller of the 2019 Volkswagen Caddy',
+      }),
+    ).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /the 2015 Ford Transit$/ })).toBeNull();
+  });
+
   it('shows a refunded booking as Refunded, with its receipt and no Pay or hand-over', async () => {
     serverAnswers({
       'GET /api/auth/get-session': {

@@ -1,4 +1,4 @@
-import { CLOSED_BECAUSE, formatMoney, type Booking } from '@carmarket/shared';
+import { CLOSED_BECAUSE, formatMoney, saleConversationOpen, type Booking } from '@carmarket/shared';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -7,6 +7,7 @@ import { EmptyState, PageState } from '../../../components/ui/page-state';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSession } from '../../auth';
+import { MessageSellerButton } from '../../messages';
 import { useCancelBooking } from '../api/cancel-booking';
 import { useMyBookings } from '../api/get-my-bookings';
 import { BookingStatusBadge } from '../components/booking-status-badge';
@@ -65,9 +66,19 @@ function OrderStatus({ booking }: { booking: Booking }) {
 }
 
 /**
+ * A paid (or refunded) booking's buyer may write to the seller while its money is held and for
+ * some days after it was released or refunded; the server holds the same rule.
+ */
+function mayMessageSeller(booking: Booking) {
+  const handover = booking.handover;
+  return saleConversationOpen(handover ? (handover.releasedAt ?? handover.refundedAt) : null);
+}
+
+/**
  * Pay and Cancel for a pending booking; the receipt and transaction id of a paid one (its badge
- * already says Paid), with Confirm hand-over while its money awaits hand-over, and Report a
- * problem until the days for it end; why a cancelled or closed one ended.
+ * already says Paid), with Confirm hand-over while its money awaits hand-over, Report a problem
+ * until the days for it end, and Message the seller while the sale's conversation is open; why a
+ * cancelled or closed one ended.
  */
 function BookingActions({
   booking,
@@ -99,9 +110,16 @@ function BookingActions({
             )}
           </div>
         )}
-        <Link to={receiptPath(booking._id)} className="button button-outline button-sm">
-          Receipt<span className="sr-only"> for the {booking.name}</span>
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          {mayMessageSeller(booking) && (
+            <MessageSellerButton
+              car={{ _id: booking.listingId, name: booking.name, seller: booking.sellerName }}
+            />
+          )}
+          <Link to={receiptPath(booking._id)} className="button button-outline button-sm">
+            Receipt<span className="sr-only"> for the {booking.name}</span>
+          </Link>
+        </div>
         {booking.transactionId && (
           <span className="text-xs text-muted">
             Transaction{' '}

@@ -1,16 +1,12 @@
-import { MESSAGE_MAX_LENGTH, type ListingStatus } from '@carmarket/shared';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ListingStatus } from '@carmarket/shared';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { Dialog } from '../../../components/ui/dialog';
-import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSession } from '../../auth';
-import { useAskSeller } from '../api/ask-seller';
 import { useConversationForCar } from '../api/get-conversations';
 import { closedReasonText } from '../closed-reason';
-import { useDraft } from '../use-draft';
-import { useOnline } from '../use-online';
+import { AskSellerDialog } from './ask-seller-dialog';
 
 export interface AskableListing {
   _id: string;
@@ -58,9 +54,6 @@ export function AskSellerButton({
     if (!hasConversation && !GONE[listing.status]) setOpen(true);
     finished();
   }, [settled, hasConversation, listing.status]);
-  const [draft, setDraft] = useDraft(`car.${listing._id}`);
-  const ask = useAskSeller();
-  const online = useOnline();
   const navigate = useNavigate();
   const id = useId();
 
@@ -88,26 +81,14 @@ export function AskSellerButton({
   }
 
   const gone = GONE[listing.status];
-  const text = draft.trim();
-  const tooLong = text.length > MESSAGE_MAX_LENGTH;
 
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (text === '' || tooLong || ask.isPending) return;
-    ask.mutate(
-      { listingId: listing._id, body: text },
-      {
-        onSuccess: ({ conversationId }) => {
-          setDraft('');
-          setOpen(false);
-          toast.success(`Sent to ${listing.seller}`, {
-            label: 'Open',
-            href: `/dashboard/messages/${conversationId}`,
-            onClick: () => void navigate(`/dashboard/messages/${conversationId}`),
-          });
-        },
-      },
-    );
+  function handleSent(conversationId: string) {
+    setOpen(false);
+    toast.success(`Sent to ${listing.seller}`, {
+      label: 'Open',
+      href: `/dashboard/messages/${conversationId}`,
+      onClick: () => void navigate(`/dashboard/messages/${conversationId}`),
+    });
   }
 
   return (
@@ -120,7 +101,6 @@ export function AskSellerButton({
         aria-describedby={gone ? `${id}-why` : undefined}
         onClick={() => {
           if (gone) return;
-          ask.reset();
           setOpen(true);
         }}
       >
@@ -131,69 +111,16 @@ export function AskSellerButton({
           {gone} You can no longer ask about it.
         </p>
       )}
-      <Dialog
+      <AskSellerDialog
+        car={listing}
         open={open}
         onClose={() => setOpen(false)}
+        onSent={handleSent}
         title={`Ask ${listing.seller} about the ${listing.name}`}
         description="Your question starts a conversation under Messages; the seller is told by email if they have not read it within a few minutes."
-        busy={ask.isPending}
-        wide
-      >
-        <form onSubmit={handleSubmit} className="form-stack">
-          <div>
-            <label htmlFor={`${id}-question`} className="font-semibold">
-              Your question
-            </label>
-            <textarea
-              id={`${id}-question`}
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
-              rows={5}
-              required
-              placeholder="Has the cambelt been done? Can I see it on Saturday?"
-              aria-describedby={`${id}-count`}
-              aria-invalid={tooLong || undefined}
-              data-autofocus
-              className="textarea mt-2 w-full text-base"
-            />
-            <p
-              id={`${id}-count`}
-              className={`mt-1 text-sm ${tooLong ? 'text-error' : 'text-muted'}`}
-            >
-              {tooLong
-                ? `At most ${MESSAGE_MAX_LENGTH.toLocaleString('en-US')} characters; take out ${(text.length - MESSAGE_MAX_LENGTH).toLocaleString('en-US')}.`
-                : `${(MESSAGE_MAX_LENGTH - text.length).toLocaleString('en-US')} characters left`}
-            </p>
-          </div>
-          {!online && (
-            <p role="status" className="alert alert-warning">
-              You are offline. Your question is kept here; send it when you are back online.
-            </p>
-          )}
-          {ask.isError && (
-            <p role="alert" className="alert alert-error alert-soft">
-              {errorMessage(ask.error)}
-            </p>
-          )}
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              className="button button-outline"
-              onClick={() => setOpen(false)}
-              disabled={ask.isPending}
-            >
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={ask.isPending || !online}
-            >
-              {ask.isPending ? 'Sending…' : 'Send'}
-            </button>
-          </div>
-        </form>
-      </Dialog>
+        label="Your question"
+        placeholder="Has the cambelt been done? Can I see it on Saturday?"
+      />
     </div>
   );
 }

@@ -162,6 +162,15 @@ test.describe('browse, book and pay', () => {
     await expect(page).toHaveURL('/dashboard/orders');
     await expect(row.getByText('Paid').first()).toBeVisible();
     await expect(row.getByRole('link', { name: /^Pay/ })).toHaveCount(0);
+
+    // The seller is to be in touch about the hand-over; the buyer may write first (issue 51).
+    await row.getByRole('button', { name: `Message the seller of the ${car.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `about the ${car.name}` });
+    await dialog.getByLabel('Your message').fill('When can I collect the car?');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/messages\/[\w-]+$/);
+    await expect(page.getByTestId('thread').getByText('When can I collect the car?')).toBeVisible();
+    await expect(page.getByTestId('composer')).toBeEditable();
   });
 
   test('a car another buyer is paying for shows "Reserved until" on its page, and cannot be held', async ({

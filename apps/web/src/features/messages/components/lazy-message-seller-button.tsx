@@ -11,7 +11,7 @@ const MessageSellerButton = lazy(() =>
 /** MessageSellerButton, loaded when a paid booking first shows it. */
 export function LazyMessageSellerButton(props: ComponentProps<typeof Button>) {
   return (
-    <Suspense fallback={<span className="h-8 w-40" aria-hidden="true" />}>
+    <Suspense fallback={<span className="inline-block h-8 w-40" aria-hidden="true" />}>
       <MessageSellerButton {...props} />
     </Suspense>
   );

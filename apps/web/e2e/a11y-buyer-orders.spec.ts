@@ -249,6 +249,16 @@ test.describe('accessibility: a buyer’s bookings, payments and orders', () => 
       await expect(confirm.getByRole('button', { name: 'Not yet' })).toBeFocused();
     });
     await page.keyboard.press('Escape');
+    const message = page.getByRole('dialog', {
+      name: `Message Hugo Handover ${marker} about the ${names[0]}`,
+    });
+    await state(page, 'Message the seller, writing', async () => {
+      await row(names[0]!)
+        .getByRole('button', { name: /^Message the seller/ })
+        .click();
+      await message.getByLabel('Your message').fill('Where are the spare keys?');
+    });
+    await page.keyboard.press('Escape');
     const report = page.getByRole('dialog', { name: 'Report a problem' });
     await state(page, 'Report a problem, with a reason too short', async () => {
       await row(names[2]!)

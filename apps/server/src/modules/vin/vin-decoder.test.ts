@@ -104,6 +104,31 @@ describe('the VIN decoder', () => {
     expect(worker.killed).toBe(false);
     await decoder.close();
   });
+
+  it('gives the VIN decoding job its turns between a person’s decodes, and them theirs', async () => {
+    const decoder = createVinDecoder({ log: quiet, idleMs: 60_000, timeoutMs: TIMEOUT_MS });
+    // Three requests of one person, as they come in: one decoding, two waiting.
+    const person = [];
+    for (const serial of [1, 2, 3]) {
+      person.push(decoder.decode(unknownMaker(serial), 'user:1'));
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    // The job decodes one car after another, as decodeWaitingCars does.
+    const job = (async () => {
+      for (const serial of [11, 12]) await decoder.decode(unknownMaker(serial), 'vin-decoding job');
+    })();
+    const order = [];
+    for (let turn = 0; turn < 5; turn++) {
+      await vi.advanceTimersByTimeAsync(0);
+      const worker = fake.processes[0]!;
+      const { id, vin } = worker.sent[turn]!;
+      order.push(Number(vin.slice(12)) > 10 ? 'job' : 'person');
+      worker.emit('message', unknownVin(id));
+    }
+    expect(order).toEqual(['person', 'job', 'person', 'job', 'person']);
+    await Promise.all([...person, job]);
+    await decoder.close();
+  });
 });
 
 /** A well-formed VIN with a right check digit whose maker vPIC lacks (decodes as nothing: 404). */

@@ -100,6 +100,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Cars per car sitemap (50,000): tests prove the paging with fewer. */
   carsPerSitemap?: number;
+  /**
+   * Runs the jobs (true): on their timers, and the price guide's at start. The fuzz turns them
+   * off: it compares the tables before and after each refused request, and a job's write between
+   * the two is none of the request's. Each job's run stays callable (`runMessageMail`, ...).
+   */
+  jobs?: boolean;
   /** The clock the sitemaps are built by (`Date.now`): tests move it past the interval. */
   sitemapClock?: () => number;
 }
@@ -151,6 +157,7 @@ export async function buildApp({
   passwords = scryptPasswords,
   logger,
   carsPerSitemap,
+  jobs: jobsRun = true,
   sitemapClock,
 }: AppOptions): Promise<App> {
   // Each photo is processed once (an upload, the demo seed): libvips's cache of recent
@@ -415,18 +422,20 @@ export async function buildApp({
       if (seeded.seeded) app.log.info({ listings: seeded.listings }, 'seeded an empty database');
     });
     jobs = startJobs(
-      [
-        paymentSweep,
-        payoutSweep,
-        uploadSweep,
-        deletedAccounts,
-        alerts,
-        messageMail,
-        viewFlush,
-        viewPrune,
-        vinDecoding,
-        priceGuide,
-      ],
+      jobsRun
+        ? [
+            paymentSweep,
+            payoutSweep,
+            uploadSweep,
+            deletedAccounts,
+            alerts,
+            messageMail,
+            viewFlush,
+            viewPrune,
+            vinDecoding,
+            priceGuide,
+          ]
+        : [],
       background,
     );
 
@@ -542,7 +551,7 @@ export async function buildApp({
     await app.ready();
     // The price guide is fitted at start too (its job's timer first fires an interval later);
     // in the background, so a large market does not hold up the first request.
-    void background.run(priceGuide.name, () => priceGuide.run());
+    if (jobsRun) void background.run(priceGuide.name, () => priceGuide.run());
   } catch (error) {
     await app.close().catch(() => {});
     throw error;

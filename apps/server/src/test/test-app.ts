@@ -49,6 +49,8 @@ export interface TestAppOptions {
   sitemapClock?: () => number;
   /** Where the server logs (a test that reads its log); none by default. */
   logger?: AppOptions['logger'];
+  /** Runs the jobs (true); false leaves them to the test's calls (`runMessageMail`, ...). */
+  jobs?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(!options.realPasswords && { passwords: testPasswords }),
     logger: options.logger ?? false,
     carsPerSitemap: options.carsPerSitemap,
+    jobs: options.jobs,
     sitemapClock: options.sitemapClock,
   });
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -53,7 +53,8 @@ export default defineConfig({
     // fill that address's sign-in limit without holding up the other tests.
     // Every test signs people up from this one machine: sign-up's limits per IP are raised, and
     // so is the live-hold limit per IP (the tests leave held cars behind them). The demo buyer
-    // searches all through the suite, faster than a person: the search budget is raised too.
+    // searches all through the suite, faster than a person: the search budget is raised too, and
+    // so is the seller profiles' minute.
     env: {
       PORT: String(port),
       ALERT_INTERVAL_MS: '1000',
@@ -65,6 +66,7 @@ export default defineConfig({
       HOLD_LIMIT_PER_IP: '100000',
       SEARCH_LIMIT_PER_MINUTE: '100000',
       SEARCH_CONCURRENCY_PER_PERSON: '1000',
+      SELLER_PROFILE_LIMIT_PER_MINUTE: '100000',
     },
   },
 });

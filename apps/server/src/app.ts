@@ -508,7 +508,11 @@ export async function buildApp({
         });
         await api.register(messageRoutes, { deps: messagesDeps });
         await api.register(statsRoutes, { db: database.db, currency: config.CURRENCY });
-        await api.register(sellerProfileRoutes, { db: database.db });
+        await api.register(sellerProfileRoutes, {
+          db: database.db,
+          counters,
+          perMinute: config.SELLER_PROFILE_LIMIT_PER_MINUTE,
+        });
         await api.register(paymentRoutes, {
           deps: paymentDeps,
           holdMinutes: config.PAYMENT_HOLD_MINUTES,

@@ -293,6 +293,11 @@ const EnvSchema = z
      * BROWSE_SIGNED_OUT); past it, 429.
      */
     ANONYMOUS_SEARCH_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /**
+     * Seller profiles one person (signed out, one address) may open a minute; past it, 429
+     * (decision 046). The web app keeps a profile it read for 5 minutes.
+     */
+    SELLER_PROFILE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Milliseconds each statement of a search may run (PostgreSQL only); past it, 503. */
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
     /**

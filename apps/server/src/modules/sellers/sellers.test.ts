@@ -212,6 +212,22 @@ describe("a seller's profile", () => {
     expect((await errorOf(malformed)).field).toBe('id');
   });
 
+  it('counts the profiles a person opens: past SELLER_PROFILE_LIMIT_PER_MINUTE (60), 429 with Retry-After; others unaffected', async () => {
+    const seller = await newSeller('Counted Motors');
+    const flooder = await register(app);
+    const opened = [];
+    for (let i = 0; i < 60; i += 1)
+      opened.push((await flooder.get(`/api/sellers/${seller.id}`)).status);
+    expect(opened.every((status) => status === 200)).toBe(true);
+    const refused = await flooder.get(`/api/sellers/${seller.id}`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await errorOf(refused)).message).toMatch(
+      /^You have opened 60 seller profiles in the last minute, the most we allow\. Try again in (\d+ seconds?|1 minute)\.$/,
+    );
+    await profileOf(await register(app), seller.id);
+  });
+
   it('asks a visitor to sign in where browsing signed out is off', async () => {
     const response = await new TestClient(app).get(
       `/api/sellers/${await idOf('seller@demo.local')}`,

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { VinDecode } from '@carmarket/shared';
@@ -49,6 +50,8 @@ export interface VinDecoderOptions {
 }
 
 const WORKER = fileURLToPath(new URL('./vin-worker.mjs', import.meta.url));
+/** The decoder's process's niceness (0 the server's, 19 the lowest): it runs when the cores are free. */
+const DECODER_NICENESS = 10;
 const BUSY_MESSAGE = 'VIN decoding is busy for a moment. Please try again shortly.';
 
 /**
@@ -152,6 +155,15 @@ export function createVinDecoder({
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     thread.unref();
+    // Below the server's priority: a decode (300-600 ms of a core) gives way to requests and to
+    // the database on a machine of few cores (decision 046, bench:abuse's VIN flood).
+    if (thread.pid !== undefined) {
+      try {
+        os.setPriority(thread.pid, DECODER_NICENESS);
+      } catch {
+        // not allowed here (some containers): it runs at the server's priority
+      }
+    }
     thread.on('message', (message: WorkerMessage) => {
       if (message.ready) {
         state.loadMs = message.loadMs;

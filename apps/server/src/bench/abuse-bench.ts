@@ -287,7 +287,12 @@ for (const f of all) {
       f.floodP50.toFixed(1).padStart(11) +
       f.floodP95.toFixed(1).padStart(11) +
       `${ratio.toFixed(2)}x`.padStart(11) +
-      (f.mode === 'at-once' ? '-' : ratio <= TARGET_RATIO ? 'held' : 'MISSED').padStart(8) +
+      (f.mode === 'at-once' || f.flood === 'not-found'
+        ? '-'
+        : ratio <= TARGET_RATIO
+          ? 'held'
+          : 'MISSED'
+      ).padStart(8) +
       String(f.failed).padStart(8),
   );
 }

@@ -12,7 +12,7 @@ export function presentSellerProfile(
     name: seller.name,
     photo: seller.image,
     verified: seller.verified,
-    memberSince: seller.createdAt.toISOString(),
+    memberSince: seller.memberSince.toISOString(),
     carsOnSale: cars.onSale,
     carsSold: cars.sold,
     medianReplyMinutes: replies.medianReplyMinutes,

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { REPLY_FIGURES_DAYS, REPLY_FIGURES_MIN_CONVERSATIONS } from '@carmarket/shared';
 import { queryRows, type Db } from '../../db/client.ts';
-import { conversation, message, sellerCount, user } from '../../db/schema.ts';
+import { conversation, listing, message, sellerCount, user } from '../../db/schema.ts';
 
 /** The account behind a seller's profile, with what the policy asks of it; undefined if none. */
 export async function findSellerAccount(db: Db, id: string) {
@@ -13,7 +13,12 @@ export async function findSellerAccount(db: Db, id: string) {
       verified: user.verified,
       roles: user.roles,
       deletedAt: user.deletedAt,
-      createdAt: user.createdAt,
+      // Never later than their first car: cars brought in with an earlier date (an import, the
+      // demo's) would otherwise predate the seller. One step of listing_seller_idx.
+      memberSince:
+        sql<Date>`least(${user.createdAt}, (select min(${listing.createdAt}) from ${listing} where ${listing.sellerId} = ${id}))`.mapWith(
+          user.createdAt,
+        ),
     })
     .from(user)
     .where(eq(user.id, id));

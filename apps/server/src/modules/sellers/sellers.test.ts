@@ -112,6 +112,16 @@ describe("a seller's profile", () => {
     });
     // Nothing of the account beyond the profile: no address, no roles.
     expect(JSON.stringify(profile)).not.toContain(seller.account.email);
+
+    // A car brought in with an earlier date (an import, the demo's): member since then.
+    const earlier = new Date(account!.createdAt.getTime() - 400 * DAY);
+    await app.database.db
+      .update(listing)
+      .set({ createdAt: earlier })
+      .where(eq(listing.id, cars[4]!.id));
+    expect((await profileOf(await register(app), seller.id)).memberSince).toBe(
+      earlier.toISOString(),
+    );
   });
 
   it("figures how the seller replied in the last 90 days: the median from the buyer's first message to the seller's first reply, and the share answered", async () => {

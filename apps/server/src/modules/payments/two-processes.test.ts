@@ -5,6 +5,7 @@ import { errorOf, register } from '../../test/client.ts';
 import { newCar, validBooking } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { startTwoServers } from '../../test/two-servers.ts';
+import { hold } from './payments.test-helpers.ts';
 
 /**
  * Two servers on one PostgreSQL database (and one Redis, when it runs), as behind a load
@@ -15,8 +16,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    // Sweeps run only when a test asks for them.
-    [first, second] = await startTwoServers({ PAYMENT_SWEEP_SECONDS: '3600' });
+    // Sweeps run only when a test asks for them. Behind one proxy: the buyer who holds a car
+    // another let go asks from another network (decision 047).
+    [first, second] = await startTwoServers({ PAYMENT_SWEEP_SECONDS: '3600', TRUST_PROXY: '1' });
   });
   afterAll(async () => {
     await second.close();
@@ -76,8 +78,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers, one database', () 
     expect(cancels[0]!.n).toBe(1);
     expect(open!.status).toBe('canceled');
     // The other buyer can now hold it, through either server.
-    expect((await rival.post('/api/payments/hold', { bookingId: waiting.insertedId })).status).toBe(
-      200,
-    );
+    expect((await hold(rival, waiting.insertedId, '203.0.113.9')).response.status).toBe(200);
   });
 });

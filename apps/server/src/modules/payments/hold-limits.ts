@@ -21,7 +21,9 @@ const DAY_MS = 86_400_000;
  *    either; so accounts cannot pass a car between them, and whoever else wants it gets a turn;
  * 2. at most `perDay` different cars in any 24 hours (holding one car again counts it once);
  * 3. at most `perIp` live holds taken from one address, however many accounts ask.
- * The caller holds the buyer's and the address's hold locks, so no two requests count at once.
+ * The caller holds the buyer's and the address's hold locks, so no two requests count at once
+ * for 2 and 3; and the car's row (lockPayable), so two tied accounts asking from two addresses
+ * at once are judged one after the other for 1.
  */
 export async function checkHoldLimits(
   tx: Tx,
@@ -52,20 +54,21 @@ export async function checkHoldLimits(
     .where(and(eq(carHold.listingId, car.id), gt(carHold.heldAt, dayAgo)));
 
   // When the car's last hold ended; one still live is another buyer's (the caller refused that).
-  const lastEnd = Math.max(
-    ...carHolds.map((hold) =>
-      Math.min((hold.endedAt ?? hold.expiresAt).getTime(), hold.expiresAt.getTime(), nowMs),
-    ),
-  );
-  const waitUntil = lastEnd + holdMinutes * 60_000;
+  const endOf = (hold: (typeof carHolds)[number]) =>
+    Math.min((hold.endedAt ?? hold.expiresAt).getTime(), hold.expiresAt.getTime(), nowMs);
+  const turn = holdMinutes * 60_000;
+  const waitUntil = Math.max(...carHolds.map(endOf)) + turn;
   if (carHolds.length > 0 && waitUntil > nowMs) {
-    const own = carHolds.some((hold) => hold.buyerId === buyerId);
+    const own = carHolds.filter((hold) => hold.buyerId === buyerId);
     const linked = carHolds.some((hold) => hold.ip === ip || hold.browser === browser);
-    if (own || linked) {
+    if (own.length > 0 || linked) {
+      const lately = own.some((hold) => endOf(hold) + turn > nowMs);
       throw tooManyRequests(waitUntil, (seconds) =>
-        own
-          ? `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in ${formatWait(seconds)}.`
-          : `The ${car.name} was held from your network or this browser a short while ago, so other buyers have a turn at it first. You can hold it in ${formatWait(seconds)}.`,
+        own.length === 0
+          ? `The ${car.name} was held from your network or this browser a short while ago, so other buyers have a turn at it first. You can hold it in ${formatWait(seconds)}.`
+          : lately
+            ? `You let the ${car.name} go a short while ago, so other buyers have a turn at it first. You can hold it again in ${formatWait(seconds)}.`
+            : `You held the ${car.name} earlier today and another buyer has just let it go, so buyers new to it have a turn first. You can hold it again in ${formatWait(seconds)}.`,
       );
     }
   }

@@ -59,9 +59,13 @@ export function createFairGate(size: number): FairGate {
       const [next] = waiting.splice(best, 1);
       next!.admit(start(next!.who));
     }
-    // Who has nothing running or waiting needs no tie-break memory: the map stays small.
-    if (waiting.length === 0) {
-      for (const who of lastStartOf.keys()) if (!runningOf.has(who)) lastStartOf.delete(who);
+    // Who has nothing running or waiting needs no tie-break memory: the map stays as small as
+    // the people in the gate, even under a flood that never lets the queue empty.
+    if (lastStartOf.size > running + waiting.length) {
+      const inGate = new Set(waiting.map((waiter) => waiter.who));
+      for (const who of lastStartOf.keys()) {
+        if (!runningOf.has(who) && !inGate.has(who)) lastStartOf.delete(who);
+      }
     }
   };
 

@@ -14,6 +14,8 @@ import { createVinDecoder, VinDecodeFailed } from './vin-decoder.ts';
  */
 
 const TIMEOUT_MS = 20_000;
+/** How long to wait for answers over HTTP on a busy machine (vi.waitFor's own default is 1 s). */
+const WAIT = { timeout: 10_000, interval: 20 };
 
 /**
  * The stand-in decoder processes, made by the mocked `fork` (hoisted above the imports with it):
@@ -158,7 +160,7 @@ describe('VIN decodes waiting, shared between people', () => {
   const sent = () => fake.processes.flatMap((process) => process.sent);
   /** The process answers the next VIN sent to it, once it has one (it decodes one at a time). */
   async function answerNext(): Promise<string> {
-    await vi.waitFor(() => expect(sent().length).toBeGreaterThan(answered));
+    await vi.waitFor(() => expect(sent().length).toBeGreaterThan(answered), WAIT);
     const { id, vin } = sent()[answered++]!;
     fake.processes.at(-1)!.emit('message', unknownVin(id));
     return vin;
@@ -177,7 +179,7 @@ describe('VIN decodes waiting, shared between people', () => {
     const flooded = [20, 21, 22, 23, 24].map(unknownMaker);
     const flood = flooded.map((vin) => decoding(flooder, vin));
     // One decoding, two waiting: the other two are refused at once.
-    await vi.waitFor(() => expect(flood.filter((r) => r.status === 429)).toHaveLength(2));
+    await vi.waitFor(() => expect(flood.filter((r) => r.status === 429)).toHaveLength(2), WAIT);
     const refused = await flood.find((r) => r.status === 429)!.response;
     expect((await errorOf(refused)).message).toBe(
       'You have 2 VIN decodes waiting already. Wait for one to finish, then try again.',
@@ -185,7 +187,7 @@ describe('VIN decodes waiting, shared between people', () => {
 
     // The other person finds places (two; a third is past their share, which says they wait).
     const theirs = [30, 31, 32].map((serial) => decoding(other, unknownMaker(serial)));
-    await vi.waitFor(() => expect(theirs.filter((r) => r.status === 429)).toHaveLength(1));
+    await vi.waitFor(() => expect(theirs.filter((r) => r.status === 429)).toHaveLength(1), WAIT);
     // The flooder's two waited longer; the turns alternate all the same.
     const turns = [];
     for (let turn = 0; turn < 5; turn++) {
@@ -208,9 +210,9 @@ describe('VIN decodes waiting, shared between people', () => {
     // Each sends one past their share, so that a 429 shows the rest decoding or waiting: one
     // decoding and four waiting, every place taken.
     const firsts = [40, 41, 42, 43].map((serial) => decoding(first, unknownMaker(serial)));
-    await vi.waitFor(() => expect(firsts.filter((r) => r.status === 429)).toHaveLength(1));
+    await vi.waitFor(() => expect(firsts.filter((r) => r.status === 429)).toHaveLength(1), WAIT);
     const seconds = [44, 45, 46].map((serial) => decoding(second, unknownMaker(serial)));
-    await vi.waitFor(() => expect(seconds.filter((r) => r.status === 429)).toHaveLength(1));
+    await vi.waitFor(() => expect(seconds.filter((r) => r.status === 429)).toHaveLength(1), WAIT);
     for (let serial = 50; serial < 50 + PER_MINUTE; serial++) {
       const busy = await late.get(`/api/vin/${unknownMaker(serial)}`);
       expect(busy.status).toBe(503);

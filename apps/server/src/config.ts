@@ -308,7 +308,7 @@ const EnvSchema = z
     VIN_DECODES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /**
      * VIN decodes waiting for the decoder of a server process, which decodes one at a time (a few
-     * hundred milliseconds each); past it, 503 busy, which counts against the minute (issue 45).
+     * hundred milliseconds each); past it, 503 busy, which counts against the minute (decision 049).
      */
     VIN_DECODES_WAITING: z.coerce.number().int().min(1).default(50),
     /**

@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { vinCheckDigit } from '@carmarket/shared';
 import { signIn, startServer } from './bench-cars.ts';
-import { percentile, prepareSearchBench } from './search-bench-setup.ts';
+import { carPages, percentile, prepareSearchBench, type Timed } from './search-bench-setup.ts';
 
 const cars = Number(process.env.BENCH_PG_CARS ?? 200_000);
 const samples = Number(process.env.BENCH_SAMPLES ?? 300);
@@ -45,26 +45,6 @@ type Mode = (typeof MODES)[number];
 const modes = (process.env.BENCH_MODES?.split(',') ?? [...MODES]) as Mode[];
 const TARGET_RATIO = 3;
 const VIN_ACCOUNTS = 8;
-
-interface Timed {
-  at: number;
-  ms: number;
-  status: number;
-}
-
-/** Opens `count` car pages one after another: each one's milliseconds, status and start. */
-async function carPages(origin: string, cookie: string, ids: string[], count: number) {
-  const times: Timed[] = [];
-  for (let i = 0; i < count; i++) {
-    const at = performance.now();
-    const response = await fetch(`${origin}/api/listings/${ids[i % ids.length]}`, {
-      headers: { cookie },
-    });
-    await response.arrayBuffer();
-    times.push({ at, ms: performance.now() - at, status: response.status });
-  }
-  return times;
-}
 
 /**
  * The flood, in a thread of its own so that its loops do not delay the car pages' clock: loop i

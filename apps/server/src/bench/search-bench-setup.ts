@@ -1,5 +1,6 @@
-// What the two search benches (`bench:search`, `bench:search-budget`) share before they time
-// anything: their flags, the server built, the cars' data and a PostgreSQL database of cars.
+// What the benches on the search's cars (`bench:search`, `bench:search-budget`, `bench:abuse`)
+// share: their flags, the server built, the cars' data, a PostgreSQL database of cars, and the
+// other person's car pages the flood benches time.
 import { spawnSync } from 'node:child_process';
 import { dataArrays, root, seedPostgres } from './bench-cars.ts';
 
@@ -31,3 +32,28 @@ export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+
+/** A car page opened: when it began, its milliseconds and its status. */
+export interface Timed {
+  at: number;
+  ms: number;
+  status: number;
+}
+
+/**
+ * Opens `count` car pages (GET /api/listings/:id, what the car page asks) one after another as
+ * `cookie`; each one's milliseconds, status and start. A page that fails counts with the time
+ * its failure took.
+ */
+export async function carPages(origin: string, cookie: string, ids: string[], count: number) {
+  const times: Timed[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = performance.now();
+    const response = await fetch(`${origin}/api/listings/${ids[i % ids.length]}`, {
+      headers: { cookie },
+    });
+    await response.arrayBuffer();
+    times.push({ at, ms: performance.now() - at, status: response.status });
+  }
+  return times;
+}

@@ -16,7 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { signIn, startServer } from './bench-cars.ts';
-import { percentile, prepareSearchBench } from './search-bench-setup.ts';
+import { carPages, percentile, prepareSearchBench, type Timed } from './search-bench-setup.ts';
 
 const cars = Number(process.env.BENCH_PG_CARS ?? 1_000_000);
 /** Car pages opened on the idle server; under attack, they are opened for BENCH_ATTACK_SECONDS. */
@@ -61,29 +61,6 @@ function heavySearches(nearId: number): string[] {
 
 /** Not a search: a car that is not there (404), the cheapest signed-in call there is. */
 const NOT_A_SEARCH = ['/api/listings/00000000-0000-0000-0000-000000000000'];
-
-interface Timed {
-  at: number;
-  ms: number;
-  status: number;
-}
-
-/**
- * Opens `count` car pages one after another; answers each one's milliseconds, status and when
- * it began. A page that fails counts with the time its failure took.
- */
-async function carPages(origin: string, cookie: string, ids: string[], count: number) {
-  const times: Timed[] = [];
-  for (let i = 0; i < count; i++) {
-    const at = performance.now();
-    const response = await fetch(`${origin}/api/listings/${ids[i % ids.length]}`, {
-      headers: { cookie },
-    });
-    await response.arrayBuffer();
-    times.push({ at, ms: performance.now() - at, status: response.status });
-  }
-  return times;
-}
 
 /**
  * The attacker, in a thread of its own so that its loops do not delay the car pages' clock:

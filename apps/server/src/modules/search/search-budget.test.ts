@@ -44,7 +44,10 @@ async function holdCarTable(databaseUrl: string) {
   await client.query('lock table listing in access exclusive mode');
   let released = false;
   return {
-    /** Resolves once `count` statements wait for the lock: searches in flight. */
+    /**
+     * Resolves once `count` statements wait for the lock: searches in flight. Up to 20 s: on a
+     * loaded 2-core machine a search took over 10 s to reach it (CI rehearsal, 2026-12-08).
+     */
     waiting: (count: number) =>
       expect
         .poll(
@@ -54,7 +57,7 @@ async function holdCarTable(databaseUrl: string) {
                 `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
               )
             ).rows[0]!.n,
-          { timeout: 10_000, interval: 20 },
+          { timeout: 20_000, interval: 20 },
         )
         .toBe(count),
     /**

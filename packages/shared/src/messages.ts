@@ -1,4 +1,5 @@
 // No zod here: web pages import these without pulling in the schema library (decision 002).
+import type { BookingStatus, ListingStatus } from './enums.ts';
 
 /** A message's length, in characters after normalising (issue 16). */
 export const MESSAGE_MAX_LENGTH = 2000;
@@ -45,4 +46,16 @@ export function saleConversationOpen(settledAt: Date | string | null, now = new 
   if (settledAt === null) return true;
   const ends = new Date(settledAt).getTime() + SALE_CONVERSATION_DAYS * 24 * 60 * 60 * 1000;
   return now.getTime() < ends;
+}
+
+/**
+ * Whether a booking is the sale that left its car in this status (decision 050): a sold car's
+ * paid booking, or the refunded booking of a car its refund withdrew (decision 044). Only then do
+ * its buyer and the seller talk on; a refunded booking of a car sold again, or relisted, is not.
+ */
+export function isSaleOfCar(bookingStatus: BookingStatus, carStatus: ListingStatus): boolean {
+  return (
+    (carStatus === 'sold' && bookingStatus === 'paid') ||
+    (carStatus === 'withdrawn' && bookingStatus === 'refunded')
+  );
 }

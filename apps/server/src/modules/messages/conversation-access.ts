@@ -52,7 +52,7 @@ async function stateOf(db: Db | Tx, id: string) {
     buyer_deleted: boolean;
     seller_deleted: boolean;
     blocked: boolean;
-    sale_paid: boolean | null;
+    sale_status: 'paid' | 'refunded' | null;
     sale_settled_at: Date | string | null;
   }>(
     db,
@@ -62,7 +62,7 @@ async function stateOf(db: Db | Tx, id: string) {
           b.deleted_at is not null as buyer_deleted, s.deleted_at is not null as seller_deleted,
           exists (select 1 from message_block k
             where k.seller_id = c.seller_id and k.buyer_id = c.buyer_id) as blocked,
-          sale.paid as sale_paid, sale.settled_at as sale_settled_at
+          sale.status as sale_status, sale.settled_at as sale_settled_at
         from conversation c
         join listing l on l.id = c.listing_id
         join "user" b on b.id = c.buyer_id

@@ -323,21 +323,32 @@ describe('talking to the seller', () => {
     ]);
   });
 
-  it('keeps a refunded buyer and the seller talking for 30 days after the refund', async () => {
-    const car = await freshCar(app);
-    const buyer = await book(app, car);
-    await payFor(buyer, buyer.bookingId);
+  /** The buyer reports a problem with their paid booking; answers the dispute's id. */
+  async function dispute(buyer: TestClient & { bookingId: string }) {
     const reported = await buyer.post(`/api/booked/${buyer.bookingId}/dispute`, {
       reason: 'The car has a different engine from the one described.',
     });
     const { handover } = (await reported.json()) as { handover: { disputeId: string } };
-    // Disputed: the money is held, so they talk.
-    const { conversationId: id } = await ask(buyer, car, 'This is not the engine you described.');
-    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
+    return handover.disputeId;
+  }
+
+  /** An admin refunds the buyer: the car goes back to its seller, withdrawn (decision 044). */
+  async function refund(disputeId: string) {
+    const ruled = await admin.post(`/api/disputes/${disputeId}/resolve`, {
       outcome: 'refund',
       note: 'Not as described.',
     });
     expect(ruled.status).toBe(200);
+  }
+
+  it('keeps a refunded buyer and the seller talking for 30 days after the refund', async () => {
+    const car = await freshCar(app);
+    const buyer = await book(app, car);
+    await payFor(buyer, buyer.bookingId);
+    const disputed = await dispute(buyer);
+    // Disputed: the money is held, so they talk.
+    const { conversationId: id } = await ask(buyer, car, 'This is not the engine you described.');
+    await refund(disputed);
 
     // The car went back to its seller, withdrawn (decision 044); the two still talk.
     expect((await conversationAs(buyer, id)).car.status).toBe('withdrawn');
@@ -346,5 +357,40 @@ describe('talking to the seller', () => {
     await settledDaysAgo(buyer.bookingId, 31);
     expect((await send(buyer, id, 'Hello?')).status).toBe(409);
     expect((await conversationAs(seller, id)).closedReason).toBe('sale-settled');
+  });
+
+  it("closes a refunded buyer's conversation once the car they gave back is sold to another", async () => {
+    const car = await freshCar(app);
+    const first = await book(app, car);
+    await payFor(first, first.bookingId);
+    const disputed = await dispute(first);
+    const { conversationId: firsts } = await ask(
+      first,
+      car,
+      'This is not the engine you described.',
+    );
+    await refund(disputed);
+
+    // Put back on sale: open to everyone, as any car on sale, the refunded buyer too.
+    expect((await seller.post(`/api/listings/${car}/relist`)).status).toBe(200);
+    expect((await conversationAs(first, firsts)).closedReason).toBeNull();
+    expect((await send(seller, firsts, 'It is on sale again, engine fixed.')).status).toBe(200);
+
+    // Another buyer buys it: the sale is theirs, and the refunded buyer's conversation closes
+    // with everyone else's, though they were refunded moments ago.
+    const second = await book(app, car);
+    await payFor(second, second.bookingId);
+    expect((await conversationAs(first, firsts)).closedReason).toBe('sold');
+    expect((await send(first, firsts, 'Can I still ask?')).status).toBe(409);
+    expect((await send(seller, firsts, 'Sorry, sold')).status).toBe(409);
+    const { conversationId: seconds } = await ask(second, car, 'Paid. When can I collect it?');
+    expect((await conversationAs(second, seconds)).closedReason).toBeNull();
+
+    // Refunded in turn, the car is withdrawn by the second refund: that sale talks on, not the first.
+    await refund(await dispute(second));
+    expect((await conversationAs(first, firsts)).closedReason).toBe('withdrawn');
+    expect((await send(first, firsts, 'Is it back?')).status).toBe(409);
+    expect((await first.post(`/api/listings/${car}/messages`, { body: 'Hi' })).status).toBe(409);
+    expect((await send(second, seconds, 'Thanks for the refund.')).status).toBe(200);
   });
 });

@@ -52,26 +52,29 @@ export interface MessageRow {
 export const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /**
- * `sale`: the buyer's latest paid or refunded booking of the car, with when its money was
- * released or refunded (`settled_at`, null while held) from its settlement. Tables, not the
- * payouts module's code: the payouts feature writes them (decisions 026, 037).
+ * `sale`: the car's latest paid or refunded booking when it is this buyer's (a sale after it,
+ * to anyone, is the car's sale instead), with its status and when its money was released or
+ * refunded (`settled_at`, null while held) from its settlement. Tables, not the payouts module's
+ * code: the payouts feature writes them (decisions 026, 037).
  */
 export const saleOf = (carId: SQL, buyerId: SQL) => sql`
   left join lateral (
-    select true as paid, coalesce(st.released_at, st.refunded_at) as settled_at
+    select bk.buyer_id, bk.status, coalesce(st.released_at, st.refunded_at) as settled_at
     from booking bk left join settlement st on st.booking_id = bk.id
-    where bk.listing_id = ${carId} and bk.buyer_id = ${buyerId}
-      and bk.status in ('paid', 'refunded')
+    where bk.listing_id = ${carId} and bk.status in ('paid', 'refunded')
     order by bk.paid_at desc limit 1
-  ) sale on true`;
+  ) sale on sale.buyer_id = ${buyerId}`;
 
 /** The rules' view of a `saleOf` row. */
 export const saleFact = (row: {
-  sale_paid: boolean | null;
+  sale_status: 'paid' | 'refunded' | null;
   sale_settled_at: Date | string | null;
-}) =>
-  row.sale_paid
-    ? { settledAt: row.sale_settled_at === null ? null : asDate(row.sale_settled_at) }
+}): ConversationFacts['sale'] =>
+  row.sale_status
+    ? {
+        status: row.sale_status,
+        settledAt: row.sale_settled_at === null ? null : asDate(row.sale_settled_at),
+      }
     : null;
 
 /** The columns every read of a conversation takes; `c` is the conversation. */
@@ -89,7 +92,7 @@ const CONVERSATION_COLUMNS = sql`
   (select r.id from message r where r.seq = c.buyer_read_seq) as buyer_read_id,
   (select r.id from message r where r.seq = c.seller_read_seq) as seller_read_id,
   lm.id as last_id, lm.kind as last_kind, lm.body as last_body, lm.sender_id as last_sender_id,
-  lm.created_at as last_created_at, sale.paid as sale_paid, sale.settled_at as sale_settled_at`;
+  lm.created_at as last_created_at, sale.status as sale_status, sale.settled_at as sale_settled_at`;
 
 const CONVERSATION_FROM = sql`
   from conversation c
@@ -127,7 +130,7 @@ interface RawConversation {
   last_body: string | null;
   last_sender_id: string | null;
   last_created_at: Date | string | null;
-  sale_paid: boolean | null;
+  sale_status: 'paid' | 'refunded' | null;
   sale_settled_at: Date | string | null;
 }
 

@@ -6,7 +6,6 @@ import { AppError } from '../../lib/errors.ts';
 import { authorize } from '../../lib/policy.ts';
 import { orGiveBack, type CounterStore } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { listingPolicy } from '../listings/listings.policy.ts';
 import { lockConversation, memberConversation } from './conversation-access.ts';
 import {
   asDate,
@@ -154,14 +153,14 @@ export async function askAboutCar(
     seller_deleted: boolean;
     blocked: boolean;
     conversation_id: string | null;
-    sale_paid: boolean | null;
+    sale_status: 'paid' | 'refunded' | null;
     sale_settled_at: Date | string | null;
   }>(
     deps.db,
     sql`select l.id, l.seller_id, l.status, s.deleted_at is not null as seller_deleted,
           exists (select 1 from message_block k where k.seller_id = l.seller_id and k.buyer_id = ${actor.id}) as blocked,
           (select c.id from conversation c where c.listing_id = l.id and c.buyer_id = ${actor.id}) as conversation_id,
-          sale.paid as sale_paid, sale.settled_at as sale_settled_at
+          sale.status as sale_status, sale.settled_at as sale_settled_at
         from listing l join "user" s on s.id = l.seller_id
         ${saleOf(sql`l.id`, sql`${actor.id}`)}
         where l.id = ${listingId}`,
@@ -170,14 +169,13 @@ export async function askAboutCar(
   // The caller's own purchase of the car, looked up from their session, never from the request:
   // it keeps the conversation with the seller open after the sale (messagesPolicy.closedBecause).
   const sale = saleFact(car);
-  // A car you cannot see (withdrawn, removed) is "not found", unless you talked about it before
-  // or bought it (a refund gives it back to its seller, withdrawn: decision 044).
-  if (!car.conversation_id && !sale) {
-    authorize(listingPolicy.canView(actor, { sellerId: car.seller_id, status: car.status }), {
-      field: 'listingId',
-    });
-  }
-  authorize(messagesPolicy.canAsk(actor, { sellerId: car.seller_id }));
+  const asking = messagesPolicy.canAskAbout(actor, {
+    car: { sellerId: car.seller_id, status: car.status },
+    hasConversation: car.conversation_id !== null,
+    sale,
+  });
+  // A car not found is the field's error, as above; the other refusals are the caller's.
+  authorize(asking, asking.ok || asking.status !== 404 ? undefined : { field: 'listingId' });
   if (car.conversation_id) return sendMessage(deps, actor, car.conversation_id, body);
 
   // What the conversation would be: its rules are checked before anything is counted.

@@ -1,5 +1,6 @@
 import {
   holdsRole,
+  isSaleOfCar,
   saleConversationOpen,
   SALE_CONVERSATION_DAYS,
   type ConversationClosedReason,
@@ -7,6 +8,7 @@ import {
 } from '@carmarket/shared';
 import { allow, conflicting, decide, deny, hide, type Decision } from '../../lib/policy.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
+import { listingPolicy } from '../listings/listings.policy.ts';
 
 /** What the rules need to know of a conversation. */
 export interface ConversationFacts {
@@ -18,10 +20,11 @@ export interface ConversationFacts {
   buyerDeleted: boolean;
   sellerDeleted: boolean;
   /**
-   * The buyer's own purchase of this car (their latest paid or refunded booking of it), with when
-   * its money was released or refunded (null while held); null when they never paid for it.
+   * The car's latest purchase (its latest paid or refunded booking) when it is this buyer's, with
+   * its status and when its money was released or refunded (null while held); null when they
+   * never paid for it, or someone bought it after them.
    */
-  sale: { settledAt: Date | null } | null;
+  sale: { status: 'paid' | 'refunded'; settledAt: Date | null } | null;
 }
 
 /*
@@ -57,6 +60,28 @@ export const messagesPolicy = {
   },
 
   /**
+   * Writing about a car (`POST /api/listings/:id/messages`), before the conversation's own rules
+   * (canSend): a car one may not see (withdrawn, removed) is not found, unless one talked about it
+   * before or it is withdrawn by the refund of one's own purchase (decisions 044, 050); then
+   * canAsk. `sale` is the caller's, as in ConversationFacts.
+   */
+  canAskAbout(
+    actor: SessionUser,
+    about: {
+      car: { sellerId: string; status: ListingStatus };
+      hasConversation: boolean;
+      sale: ConversationFacts['sale'];
+    },
+  ): Decision {
+    const bought = about.sale !== null && isSaleOfCar(about.sale.status, about.car.status);
+    if (!about.hasConversation && !bought) {
+      const seeing = listingPolicy.canView(actor, about.car);
+      if (!seeing.ok) return seeing;
+    }
+    return messagesPolicy.canAsk(actor, about.car);
+  },
+
+  /**
    * Reading: its members, and admins while a member's report of it is open (decision 015). Once
    * every report of it is resolved, admins (the one who resolved it too) are told it does not
    * exist again: a member asked for a look, not for the thread to stay open to staff for good.
@@ -76,9 +101,10 @@ export const messagesPolicy = {
    * blocked the buyer. Closed conversations stay readable.
    *
    * The buyer who paid for the car and its seller are the exception to a sold car (and to one
-   * withdrawn by a refund, decision 044): they talk on while the money is held and for
-   * SALE_CONVERSATION_DAYS after it was released or refunded, to hand the car over or sort out
-   * a problem; then 'sale-settled'. Everyone else's conversations about it close at the sale.
+   * withdrawn by the refund of that payment, decision 044): they talk on while the money is held
+   * and for SALE_CONVERSATION_DAYS after it was released or refunded, to hand the car over or
+   * sort out a problem; then 'sale-settled'. Everyone else's conversations about it close at the
+   * sale (isSaleOfCar: a refunded buyer's too, once the car is sold again).
    */
   closedBecause(
     conversation: ConversationFacts,
@@ -87,7 +113,7 @@ export const messagesPolicy = {
     if (conversation.buyerDeleted || conversation.sellerDeleted) return 'account-deleted';
     if (conversation.blocked) return 'blocked';
     const status = conversation.carStatus;
-    if (conversation.sale && (status === 'sold' || status === 'withdrawn')) {
+    if (conversation.sale && isSaleOfCar(conversation.sale.status, status)) {
       return saleConversationOpen(conversation.sale.settledAt, now) ? null : 'sale-settled';
     }
     if (status === 'sold' || status === 'withdrawn' || status === 'removed') return status;

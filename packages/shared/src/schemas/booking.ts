@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOOKING_CLOSE_REASONS, BOOKING_STATUSES } from '../enums.ts';
+import { BOOKING_CLOSE_REASONS, BOOKING_STATUSES, LISTING_STATUSES } from '../enums.ts';
 import { textSchema } from '../text.ts';
 import { HandoverSchema } from './payouts.ts';
 
@@ -71,6 +71,11 @@ export const BookingSchema = z.object({
   closedReason: z.enum(BOOKING_CLOSE_REASONS).nullable(),
   /** A paid booking's hand-over and money (decision 037); null unless paid. */
   handover: HandoverSchema.nullable(),
+  /**
+   * The car's status now: with the booking's, whether it is the car's sale, whose buyer and
+   * seller talk on (isSaleOfCar, decision 050).
+   */
+  carStatus: z.enum(LISTING_STATUSES),
 });
 export type Booking = z.infer<typeof BookingSchema>;
 export const BookingListSchema = z.array(BookingSchema);

@@ -21,6 +21,7 @@ export function presentBooking(row: BookingRow): Booking {
     createdAt: row.createdAt.toISOString(),
     closedReason: row.status === 'closed' ? row.closedReason : null,
     handover: presentHandover(row),
+    carStatus: row.carStatus,
   };
 }
 

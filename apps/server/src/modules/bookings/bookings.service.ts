@@ -17,6 +17,7 @@ const bookingWithCar = {
   carName: listing.name,
   carImages: listing.images,
   carYear: listing.year,
+  carStatus: listing.status,
   sellerId: listing.sellerId,
   sellerName: listing.sellerName,
   // A paid booking's money (decision 037): its settlement and the buyer's dispute, if any.

@@ -9,7 +9,8 @@ import { MyOrdersPage } from './my-orders-page';
 
 /*
  * A booking refunded after a dispute in My Orders (decision 044): its own state, not Paid. A paid
- * one's Message the seller (issue 51), while the sale's conversation is open.
+ * one's Message the seller (issue 51), while the sale's conversation is open and the car is still
+ * as its sale left it (decision 050).
  */
 
 const refunded: Booking = {
@@ -40,6 +41,8 @@ const refunded: Booking = {
     sellerCents: 1_187_500,
     disputeId: 'd-1',
   },
+  // The refund gave the car back to its seller, withdrawn (decision 044).
+  carStatus: 'withdrawn',
 };
 
 const signedIn = {
@@ -68,6 +71,7 @@ const paid = (handover: Partial<NonNullable<Booking['handover']>>): Booking => (
     disputeId: null,
     ...handover,
   },
+  carStatus: 'sold',
 });
 const CONVERSATION = '00000000-0000-4000-8000-0000000000d1';
 
@@ -151,7 +155,53 @@ describe('My Orders', () => {
         name: 'Message the seller of the 2019 Volkswagen Caddy',
       }),
     ).toBeInTheDocument();
-    expect(within(table).queryByRole('button', { name: /the 2015 Ford Transit$/ })).toBeNull();
+    expect(
+      within(table).queryByRole('button', {
+        name: 'Message the seller of the 2015 Ford Transit',
+      }),
+    ).toBeNull();
+  });
+
+  it('offers Message the seller only while the car is still the one its sale left', async () => {
+    // Refunded two days ago: the car withdrawn by the refund, then removed by an admin, or put
+    // back on sale and sold to someone else. The conversation is closed to new messages either way.
+    const refundedAgo = (days: number) => ({
+      ...refunded.handover!,
+      refundedAt: daysAgo(days),
+    });
+    const other = (n: number, name: string, carStatus: Booking['carStatus']): Booking => ({
+      ...refunded,
+      _id: `00000000-0000-4000-8000-0000000000b${n}`,
+      listingId: `00000000-0000-4000-8000-0000000000c${n}`,
+      name,
+      handover: refundedAgo(2),
+      carStatus,
+    });
+    serverAnswers({
+      'GET /api/auth/get-session': signedIn,
+      'GET /api/booked?email=casey%40example.com': {
+        status: 200,
+        body: [
+          { ...refunded, handover: refundedAgo(2) },
+          other(2, '2015 Ford Transit', 'removed'),
+          other(3, '2017 Skoda Octavia', 'sold'),
+        ],
+      },
+    });
+    renderOrders();
+    const table = await screen.findByRole('table');
+    expect(
+      await within(table).findByRole('button', {
+        name: 'Message the seller of the 2019 Volkswagen Caddy',
+      }),
+    ).toBeInTheDocument();
+    for (const name of ['2015 Ford Transit', '2017 Skoda Octavia']) {
+      for (const role of ['button', 'link'] as const) {
+        expect(
+          within(table).queryByRole(role, { name: `Message the seller of the ${name}` }),
+        ).toBeNull();
+      }
+    }
   });
 
   it('shows a refunded booking as Refunded, with its receipt and no Pay or hand-over', async () => {

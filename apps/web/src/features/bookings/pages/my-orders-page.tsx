@@ -1,4 +1,10 @@
-import { CLOSED_BECAUSE, formatMoney, saleConversationOpen, type Booking } from '@carmarket/shared';
+import {
+  CLOSED_BECAUSE,
+  formatMoney,
+  isSaleOfCar,
+  saleConversationOpen,
+  type Booking,
+} from '@carmarket/shared';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -66,10 +72,12 @@ function OrderStatus({ booking }: { booking: Booking }) {
 }
 
 /**
- * A paid (or refunded) booking's buyer may write to the seller while its money is held and for
- * some days after it was released or refunded; the server holds the same rule.
+ * A sale's buyer may write to the seller while its money is held and for some days after it was
+ * released or refunded: a paid booking of a sold car, or a refunded one of the car its refund
+ * withdrew (not once the car is removed, relisted or sold again); the server holds the same rule.
  */
 function mayMessageSeller(booking: Booking) {
+  if (!isSaleOfCar(booking.status, booking.carStatus)) return false;
   const handover = booking.handover;
   return saleConversationOpen(handover ? (handover.releasedAt ?? handover.refundedAt) : null);
 }

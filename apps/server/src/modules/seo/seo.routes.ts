@@ -10,7 +10,7 @@ import { addressKey } from '../../lib/proxy-trust.ts';
 import { formatWait, spend, type CounterStore } from '../../lib/rate-limit.ts';
 import { robotsTxt } from './robots.ts';
 import { seoPolicy } from './seo.policy.ts';
-import { createSitemapFiles, EMPTY_URLSET_GZIP } from './sitemap-files.ts';
+import { createSitemapFiles, EMPTY_URLSET_GZIP, type StoredPage } from './sitemap-files.ts';
 import {
   CARS_PER_SITEMAP,
   carSitemapPath,
@@ -40,15 +40,22 @@ export interface SeoOptions {
 
 /** Crawlers come back daily at most; an hour's cache spares the database their repeats. */
 const CACHE = 'public, max-age=3600';
+/** Where a range is sent moves with every build (decision 045): asked again each time. */
+const REDIRECT_CACHE = 'no-cache';
 const XML = 'application/xml; charset=utf-8';
 
-/** Whether the client takes gzip: `Accept-Encoding` names it (or `*`) without `q=0`. */
+/**
+ * Whether the client takes gzip: `Accept-Encoding` names it without `q=0`, or, not naming it,
+ * has `*` without `q=0` (RFC 9110 12.5.3: `gzip;q=0, *` refuses gzip).
+ */
 function acceptsGzip(request: FastifyRequest): boolean {
-  return (request.headers['accept-encoding'] ?? '').split(',').some((part) => {
+  const weights = new Map<string, number>();
+  for (const part of (request.headers['accept-encoding'] ?? '').split(',')) {
     const [coding = '', ...params] = part.split(';').map((item) => item.trim().toLowerCase());
     const q = params.find((param) => param.startsWith('q='));
-    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
-  });
+    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)));
+  }
+  return (weights.get('gzip') ?? weights.get('*') ?? 0) > 0;
 }
 
 /** A page read between two builds: gone from the database, its new build not yet read. */
@@ -89,6 +96,7 @@ export const seoRoutes: FastifyPluginAsyncZod<SeoOptions> = async (app, options)
     rebuildMs: options.rebuildMs,
     now: options.now ?? Date.now,
     background: options.background,
+    log: app.log,
   });
 
   /** A crawler reads a few sitemaps a day; a flood of them is refused before it costs a read. */
@@ -123,7 +131,7 @@ export const seoRoutes: FastifyPluginAsyncZod<SeoOptions> = async (app, options)
     }
     const index = await files.file('index');
     if (!index) throw rebuilt();
-    return sendStored(request, reply, index);
+    return sendStored(request, reply, { body: index.body, builtAt: index.build.builtAt });
   });
 
   app.get('/sitemap-pages.xml', { schema: { hide: true }, ...limited }, async (_request, reply) =>
@@ -142,15 +150,22 @@ export const seoRoutes: FastifyPluginAsyncZod<SeoOptions> = async (app, options)
       const from = request.query.from?.toLowerCase();
       const to = request.query.to?.toLowerCase();
       // The page holding `from`: the last that starts at or before it (none given: the first).
-      const page =
-        (from === undefined ? undefined : pages.findLast((p) => p.from <= from)) ?? pages[0];
-      if (!page) return sendStored(request, reply, { body: EMPTY_URLSET_GZIP, builtAt });
-      const named = (from ?? page.from) === page.from && (to ?? page.to) === page.to;
+      const holding = (of: StoredPage[]) =>
+        (from === undefined ? undefined : of.findLast((p) => p.from <= from)) ?? of[0];
+      const named = (p: StoredPage) => (from ?? p.from) === p.from && (to ?? p.to) === p.to;
       // Any other range (an old link, a made-up one) is sent to the stored page: never a scan.
-      if (!named) return reply.header('cache-control', CACHE).redirect(carSitemapPath(page), 302);
+      const redirect = (p: StoredPage) =>
+        reply.header('cache-control', REDIRECT_CACHE).redirect(carSitemapPath(p), 302);
+      const page = holding(pages);
+      if (!page) return sendStored(request, reply, { body: EMPTY_URLSET_GZIP, builtAt });
+      if (!named(page)) return redirect(page);
       const file = await files.file(page.name);
       if (!file) throw rebuilt();
-      return sendStored(request, reply, file);
+      // A newer build may have been read meanwhile, in which this name covers other cars.
+      const { pages: read, builtAt: readAt } = file.build;
+      const served = read.find((p) => p.name === page.name);
+      if (!served || !named(served)) return redirect(holding(read) ?? page);
+      return sendStored(request, reply, { body: file.body, builtAt: readAt });
     },
   );
 };

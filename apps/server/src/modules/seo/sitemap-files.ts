@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { sitemapFile } from '../../db/schema.ts';
 import type { BackgroundWork } from '../../lib/background-work.ts';
@@ -14,19 +15,25 @@ const gzip = (xml: string) => gzipAsync(xml, { level: constants.Z_BEST_SPEED });
 
 /**
  * While a process finds the last build out of date and another process building, it serves the
- * last build and looks again this long after (a build of 225,000 cars takes a few seconds).
+ * last build and looks again this long after (a build of 225,000 cars takes a few seconds); so
+ * too after a build failed.
  */
 const RECHECK_MS = 5_000;
 /** How long a process waits for another's first build before answering 503. */
 const FIRST_BUILD_WAIT_MS = 20_000;
+/**
+ * Each statement of a build (a keyset query of 5,000 cars, an insert) takes milliseconds; one
+ * that waits this long is stuck, and the request waiting for the build is answered instead.
+ */
+const BUILD_STATEMENT_TIMEOUT_MS = 60_000;
 /** A build of another origin (PUBLIC_URL changed) is deleted when it is this old. */
 const ABANDONED_MS = 86_400_000;
 const INDEX = 'index';
 
-/** No build stored yet, and another process's first build outlasted the wait. */
-const stillBuilding = () =>
+/** No build stored yet, and another process's first build outlasted the wait, or failed. */
+const stillBuilding = (retryAfterSeconds: number) =>
   new AppError(503, 'unavailable', 'The sitemaps are being built. Please try again shortly.', {
-    retryAfterSeconds: 30,
+    retryAfterSeconds,
   });
 
 /** A car sitemap of a build: the name its body is stored under, its first and last car. */
@@ -56,16 +63,18 @@ export interface SitemapFilesOptions {
   /** The clock builds are dated and aged by: `Date.now`, or a test's. */
   now: () => number;
   background: BackgroundWork;
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
 }
 
 export interface SitemapFiles {
   /** The current build: read from the database, or built, at most once per interval. */
   current(): Promise<Build>;
   /**
-   * A file of the current build, gzipped, and when it was built: `index`, or a page's name;
-   * undefined when the build has none.
+   * A file of the current build, gzipped, and the build it is of: `index`, or a page's name;
+   * undefined when the build has none. The build may be newer than `current()` gave a moment
+   * before, where a page of the same name covers other cars.
    */
-  file(name: string): Promise<{ body: Buffer; builtAt: number } | undefined>;
+  file(name: string): Promise<{ body: Buffer; build: Build } | undefined>;
 }
 
 /** The gzipped car sitemap of no cars. */
@@ -78,12 +87,15 @@ export const EMPTY_URLSET_GZIP = gzipSync(EMPTY_URLSET);
  * A process whose copy is younger than the interval reads nothing; past it, one request looks
  * at the database: a newer build is read, an old one is rebuilt by the process that takes the
  * lock, while the others serve the old one. With none stored yet, the others wait for the
- * builder (FIRST_BUILD_WAIT_MS, then 503).
+ * builder (FIRST_BUILD_WAIT_MS, then 503). A failed build is tried again RECHECK_MS later, the
+ * old build served meanwhile (with none, a 503).
  */
 export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
-  const { db, perPage, rebuildMs, now } = options;
+  const { db, perPage, rebuildMs, now, log } = options;
   let copy: Build | undefined;
   let refreshing: Promise<Build | undefined> | undefined;
+  /** When the last look failed while this process had no build to serve. */
+  let failedAt: number | undefined;
 
   const isFresh = (builtAt: number) => now() - builtAt < rebuildMs;
   const adopt = (stored: { builtAt: number; pages: StoredPage[] }): Build => {
@@ -94,12 +106,25 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
 
   async function refresh(): Promise<Build | undefined> {
     const origin = options.origin();
-    const stored = await readBuild(db, origin);
-    if (stored && isFresh(stored.builtAt)) return adopt(stored);
-    const built = await build(origin, { wait: !stored });
-    if (built) return adopt(built);
-    // Another process is building: its build is read once it is done.
-    return stored && adopt(stored);
+    failedAt = undefined;
+    try {
+      const stored = await readBuild(db, origin);
+      if (stored && isFresh(stored.builtAt)) return adopt(stored);
+      const built = await build(origin, { wait: !stored });
+      if (built) return adopt(built);
+      // Another process is building: its build is read once it is done.
+      return stored && adopt(stored);
+    } catch (error) {
+      // A build is a pass over every car on sale: tried again after a pause, not per request,
+      // and meanwhile the last build is served.
+      log.error({ err: error, retryInMs: RECHECK_MS }, 'building the sitemaps failed');
+      if (copy) {
+        copy.checkedAt = now();
+        return copy;
+      }
+      failedAt = now();
+      return undefined;
+    }
   }
 
   /** Builds every file of `origin` in one transaction, or answers undefined: another builds. */
@@ -107,6 +132,8 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
     const key = sql`hashtextextended(${`sitemaps:${origin}`}, 0)`;
     try {
       return await db.transaction(async (tx) => {
+        // PGlite has no timer to fire it; its builds are of few cars (decision 045).
+        await tx.execute(sql.raw(`set local statement_timeout = ${BUILD_STATEMENT_TIMEOUT_MS}`));
         if (wait) {
           await tx.execute(sql.raw(`set local lock_timeout = ${FIRST_BUILD_WAIT_MS}`));
           await tx.execute(sql`select pg_advisory_xact_lock(${key})`);
@@ -120,7 +147,13 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
         // Another process may have built while this one waited for the lock.
         const stored = await readBuild(tx, origin);
         if (stored && isFresh(stored.builtAt)) return stored;
-        return writeBuild(tx, origin, new Date(now()));
+        const started = performance.now();
+        const built = await writeBuild(tx, origin, new Date(now()));
+        log.info(
+          { pages: built.pages.length, ms: Math.round(performance.now() - started) },
+          'sitemaps built',
+        );
+        return built;
       });
     } catch (error) {
       // The other process's first build took longer than the wait.
@@ -158,6 +191,9 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
   async function current(): Promise<Build> {
     const at = now();
     if (copy && (isFresh(copy.builtAt) || at - copy.checkedAt < RECHECK_MS)) return copy;
+    if (!copy && failedAt !== undefined && at - failedAt < RECHECK_MS) {
+      throw stillBuilding(RECHECK_MS / 1000);
+    }
     // The request that looks waits for what it finds (or builds); the others meanwhile are
     // served the copy this process has, if any.
     if (!refreshing) {
@@ -170,11 +206,11 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
       return copy;
     }
     const found = await refreshing;
-    if (!found) throw stillBuilding();
+    if (!found) throw stillBuilding(failedAt === undefined ? 30 : RECHECK_MS / 1000);
     return found;
   }
 
-  async function file(name: string): Promise<{ body: Buffer; builtAt: number } | undefined> {
+  async function file(name: string): Promise<{ body: Buffer; build: Build } | undefined> {
     let found = await current();
     for (let attempt = 0; ; attempt += 1) {
       if (name !== INDEX && !found.pages.some((page) => page.name === name)) return undefined;
@@ -193,7 +229,7 @@ export function createSitemapFiles(options: SitemapFilesOptions): SitemapFiles {
         body = reading;
       }
       const read = await body;
-      if (read) return { body: read, builtAt: build.builtAt };
+      if (read) return { body: read, build };
       if (attempt > 0) return undefined;
       // Gone: a newer build replaced this one since this process read it. Look again.
       if (copy === build) copy = undefined;

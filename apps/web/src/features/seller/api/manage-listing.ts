@@ -35,7 +35,9 @@ export function setAdvertised({ id, advertised }: { id: string; advertised: bool
 /**
  * A change to one of the seller's cars (`idOf` names it); its list, its figures, its bookings and
  * the pages that show cars load again afterwards (the home page reloads its lists whenever it
- * shows them).
+ * shows them). The caller's own callbacks (the toast, the dialog closing, focus) wait for the
+ * car and the seller's list only, which the pages it is changed from show; its figures, bookings,
+ * similar cars and category pages load behind, so a busy server does not hold the toast back.
  */
 function useListingMutation<T>(
   mutationFn: (input: T) => Promise<Acknowledged>,
@@ -44,14 +46,21 @@ function useListingMutation<T>(
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: (_data, _error, input) =>
-      Promise.all([
+    onSettled: (_data, _error, input) => {
+      const id = idOf(input);
+      void queryClient.invalidateQueries({ queryKey: carStatsKey(id) });
+      void queryClient.invalidateQueries({ queryKey: sellerKeys.bookedItems });
+      void queryClient.invalidateQueries({ queryKey: listingKeys.categoryPages });
+      void queryClient.invalidateQueries({ queryKey: listingKeys.cars });
+      // Joins the car's load just started (not a second one), and waits for it.
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: sellerKeys.listings }),
-        queryClient.invalidateQueries({ queryKey: carStatsKey(idOf(input)) }),
-        queryClient.invalidateQueries({ queryKey: sellerKeys.bookedItems }),
-        queryClient.invalidateQueries({ queryKey: listingKeys.categoryPages }),
-        queryClient.invalidateQueries({ queryKey: listingKeys.cars }),
-      ]),
+        queryClient.invalidateQueries(
+          { queryKey: listingKeys.car(id), exact: true },
+          { cancelRefetch: false },
+        ),
+      ]);
+    },
   });
 }
 

@@ -68,7 +68,7 @@ test.describe('signing in', () => {
     const post = '/blog/how-to-inspect-a-used-car';
     await page.goto(post);
     await waitForHydration(page);
-    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await mainNav(page).getByRole('link', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`/login?next=${encodeURIComponent(post)}`);
 
     await page.getByRole('link', { name: 'Create an account' }).click();
@@ -95,7 +95,7 @@ test.describe('signing in', () => {
     await page.goto('/blog');
     await waitForHydration(page);
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await mainNav(page).getByRole('link', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL('/login?next=%2Fblog');
     await signInThroughPage(page, 'buyer@demo.local');
     await expect(page).toHaveURL('/blog');
@@ -172,7 +172,7 @@ test.describe('signing in', () => {
     await expect(page).toHaveURL(
       /\/login\?next=%2Fcategory%2F[\w-]+|\/login\?next=\/category\/[\w-]+/,
     );
-    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
   });
 
   test('a right password gets in from a browser used before, while its office address is over its limit (rough edge 6)', async ({

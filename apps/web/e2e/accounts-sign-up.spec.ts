@@ -27,7 +27,7 @@ test.describe('signing up', () => {
     const nav = mainNav(page);
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Sign in', exact: true })).toHaveCount(0);
 
     await nav.getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Test Seller');
@@ -41,9 +41,9 @@ test.describe('signing up', () => {
 
     await mainNav(page).getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByText('You are signed out.')).toBeVisible();
-    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
 
-    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await mainNav(page).getByRole('link', { name: 'Sign in', exact: true }).click();
     await signInThroughPage(page, email, NEW_PASSWORD);
     await expect(page).toHaveURL('/');
     await mainNav(page).getByRole('link', { name: 'Dashboard' }).click();

@@ -81,7 +81,7 @@ test('a visitor searches, opens a car, presses Save, registers and is back on th
   await page.getByRole('searchbox', { name: 'Search cars' }).press('Enter');
   await expect(page).toHaveURL(/\/cars\?q=/);
   // Signed out, with Login in the header as on every page.
-  await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(mainNav(page).getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
   const details = page.getByRole('link', { name: /^Details of the / }).first();
   const name = (await details.textContent())!.replace(/^Details of the /, '');
   await details.click();

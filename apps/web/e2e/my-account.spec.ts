@@ -91,7 +91,7 @@ test.describe('my account', () => {
     // The other one is signed out at once: its next page asks it to sign in.
     await laptop.goto('/dashboard/orders');
     await expect(laptop).toHaveURL(/\/login\?next=\/dashboard\/orders/);
-    await expect(mainNav(laptop).getByRole('link', { name: 'Login' })).toBeAttached();
+    await expect(mainNav(laptop).getByRole('link', { name: 'Sign in', exact: true })).toBeAttached();
     await waitForMail(email, 'password was changed');
     await other.close();
   });
@@ -147,7 +147,7 @@ test.describe('my account', () => {
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByText('Your account was deleted.')).toBeVisible();
-    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeAttached();
+    await expect(mainNav(page).getByRole('link', { name: 'Sign in', exact: true })).toBeAttached();
 
     // Signing in to it answers exactly as a wrong password does (account-deletion.test.ts).
     expect(await signInError(page, email, PASSWORD)).toBe(

@@ -53,7 +53,7 @@ test('smoke: the home page, signing in, a search, booking and paying for a car, 
 
   await test.step('the demo buyer signs in on the sign-in page', async () => {
     await waitForHydration(page);
-    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await mainNav(page).getByRole('link', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/login/);
     await page.getByLabel('Email').fill('buyer@demo.local');
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);

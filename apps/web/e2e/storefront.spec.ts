@@ -108,7 +108,7 @@ test.describe('storefront', () => {
     await page.keyboard.press('Enter');
     const menu = page.locator('#site-menu');
     await expect(menu.getByRole('link', { name: 'Blog' })).toBeVisible();
-    await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
 
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();

@@ -35,7 +35,7 @@ function mountContainer(): void {
   document.body.append(host);
   // The spec's settings (section 9): top-right, 5 s, pause on hover and on focus loss, close on
   // click, draggable away at 80 % of the width. Below the sticky site header (4rem), so a toast
-  // never covers its links, e.g. Login right after "You are signed out".
+  // never covers its links, e.g. Sign in right after "You are signed out".
   createRoot(host).render(
     <ToastContainer
       style={siteLook}

@@ -25,7 +25,7 @@ function AccountLinks() {
           to={`/login?next=${encodeURIComponent(pathname + search)}`}
           className="button button-primary button-sm"
         >
-          Login
+          Sign in
         </Link>
       </li>
     );

@@ -8,7 +8,7 @@ const ACCOUNT_PAGE = /^\/(login|register|forgot-password|reset-password)\/?(?:[?
  */
 export function safeNextPath(next: string | null | undefined): string | null {
   if (!next || !next.startsWith('/') || /^\/[/\\]|[\\\t\n\r]/.test(next)) return null;
-  // Signing in from the register page (the header's Login link) returns to where it would have.
+  // Signing in from the register page (the header's Sign in link) returns to where it would have.
   if (ACCOUNT_PAGE.test(next)) {
     return safeNextPath(new URL(next, 'http://site.invalid').searchParams.get('next'));
   }

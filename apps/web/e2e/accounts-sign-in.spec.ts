@@ -62,7 +62,7 @@ test.describe('signing in', () => {
     await expect(page).toHaveURL('/login');
   });
 
-  test("the header's Login link and Create an account keep the way back through registration (rough edge 5)", async ({
+  test("the header's Sign in link and Create an account keep the way back through registration (rough edge 5)", async ({
     page,
   }) => {
     const post = '/blog/how-to-inspect-a-used-car';
@@ -74,7 +74,7 @@ test.describe('signing in', () => {
     await page.getByRole('link', { name: 'Create an account' }).click();
     await expect(page).toHaveURL(`/register?next=${post}`);
     // Signing in instead keeps it too.
-    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+    await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toHaveAttribute(
       'href',
       `/login?next=${post}`,
     );
@@ -88,7 +88,7 @@ test.describe('signing in', () => {
     await expect(page).toHaveURL(post);
   });
 
-  test("signing in from the header's Login link goes back to the page, also on a phone (rough edge 5)", async ({
+  test("signing in from the header's Sign in link goes back to the page, also on a phone (rough edge 5)", async ({
     page,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });

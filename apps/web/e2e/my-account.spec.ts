@@ -91,7 +91,9 @@ test.describe('my account', () => {
     // The other one is signed out at once: its next page asks it to sign in.
     await laptop.goto('/dashboard/orders');
     await expect(laptop).toHaveURL(/\/login\?next=\/dashboard\/orders/);
-    await expect(mainNav(laptop).getByRole('link', { name: 'Sign in', exact: true })).toBeAttached();
+    await expect(
+      mainNav(laptop).getByRole('link', { name: 'Sign in', exact: true }),
+    ).toBeAttached();
     await waitForMail(email, 'password was changed');
     await other.close();
   });

@@ -58,7 +58,7 @@ test.describe('accessibility: signed out', () => {
     }
     await state(page, 'registering on the way back to a blog post', async () => {
       await page.goto(`/register?next=${post}`);
-      await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toHaveAttribute(
         'href',
         `/login?next=${post}`,
       );

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 
 import {
   addCarApi,
@@ -159,8 +159,20 @@ test('the seller link loads the seller page’s code as it is pointed at: no ful
   const code = page.waitForResponse((response) =>
     /\/assets\/seller-[\w-]+\.js$/.test(new URL(response.url()).pathname),
   );
+  // The page's code is its chunk and the chunks and styles it imports: all of them have arrived
+  // before the click, as they have when a person points at a link and then clicks it.
+  const loading = new Set<Request>();
+  const track = (request: Request) => {
+    if (['script', 'stylesheet'].includes(request.resourceType())) loading.add(request);
+  };
+  const done = (request: Request) => loading.delete(request);
+  page.on('request', track);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
   await link.hover();
   await code;
+  await expect.poll(() => loading.size).toBe(0);
+  page.off('request', track);
   await page.evaluate(() => {
     const seen = { loading: false };
     Object.assign(window, { seen });

@@ -167,6 +167,23 @@ export async function paidBooking(
   return { car, buyer, bookingId: buyer.bookingId, transactionId };
 }
 
+/**
+ * The buyer of a paid booking reports that the car was never handed over, and `admin` rules a
+ * refund: the booking is refunded and its car goes back to its seller, withdrawn (decision 044).
+ */
+export async function refundByRuling(buyer: TestClient, admin: TestClient, bookingId: string) {
+  const reported = await buyer.post(`/api/booked/${bookingId}/dispute`, {
+    reason: 'The seller never handed the car over and stopped answering.',
+  });
+  if (reported.status !== 200) throw new Error(`dispute: ${reported.status}`);
+  const { handover } = (await reported.json()) as { handover: { disputeId: string } };
+  const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
+    outcome: 'refund',
+    note: 'No hand-over happened.',
+  });
+  if (ruled.status !== 200) throw new Error(`ruling: ${ruled.status} ${await ruled.text()}`);
+}
+
 /** A booking as `client` (its buyer, its seller or an admin) is shown it. */
 export async function bookingOf(client: TestClient, bookingId: string): Promise<Booking> {
   const response = await client.get(`/api/booked/${bookingId}`);

@@ -3,7 +3,14 @@ import { MyListingListSchema } from '@carmarket/shared';
 import { signInAs, type TestClient } from '../../test/client.ts';
 import { waitForMail } from '../../test/mail.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { book, bookingOf, newSeller, paidBooking, payFor } from '../../test/fixtures.ts';
+import {
+  book,
+  bookingOf,
+  newSeller,
+  paidBooking,
+  payFor,
+  refundByRuling,
+} from '../../test/fixtures.ts';
 import { ledgerOf, ledgerSum } from './payouts.test-helpers.ts';
 
 /*
@@ -32,16 +39,7 @@ describe('a refund ruling gives the car back to its seller', () => {
     // A sold car cannot be put back on sale: its relist is refused while the sale stands.
     expect((await seller.post(`/api/listings/${car.id}/relist`)).status).toBe(409);
 
-    const reported = await buyer.post(`/api/booked/${bookingId}/dispute`, {
-      reason: 'The seller never handed the car over and stopped answering.',
-    });
-    expect(reported.status).toBe(200);
-    const { handover } = (await reported.json()) as { handover: { disputeId: string } };
-    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
-      outcome: 'refund',
-      note: 'No hand-over happened.',
-    });
-    expect(ruled.status).toBe(200);
+    await refundByRuling(buyer, admin, bookingId);
 
     // The booking is refunded (its payment's record kept), the car back with its seller.
     const refunded = await bookingOf(buyer, bookingId);

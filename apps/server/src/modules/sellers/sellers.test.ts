@@ -4,7 +4,7 @@ import { SearchResultSchema, SellerProfileSchema } from '@carmarket/shared';
 import { queryRows } from '../../db/client.ts';
 import { category, conversation, listing, message, sellerCount, user } from '../../db/schema.ts';
 import { codeOf, errorOf, register, signInAs, TestClient } from '../../test/client.ts';
-import { newCar, TEST_CARD, validBooking } from '../../test/fixtures.ts';
+import { newCar, refundByRuling, TEST_CARD, validBooking } from '../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ask, send, talkingEnv } from '../messages/messages.test-helpers.ts';
 import { REPLY_FIGURES_KEPT_FROM } from './sellers.service.ts';
@@ -409,16 +409,7 @@ describe("a seller's counts, kept through their cars' lives", () => {
     await expectCounts(sellerId, 1, 1, 'removed');
 
     // A refund ruling gives the sold car back to its seller, withdrawn (decision 044).
-    const reported = await buyer.post(`/api/booked/${bookingId}/dispute`, {
-      reason: 'The seller never handed the car over and stopped answering.',
-    });
-    expect(reported.status).toBe(200);
-    const { handover } = (await reported.json()) as { handover: { disputeId: string } };
-    const ruled = await admin.post(`/api/disputes/${handover.disputeId}/resolve`, {
-      outcome: 'refund',
-      note: 'No hand-over happened.',
-    });
-    expect(ruled.status).toBe(200);
+    await refundByRuling(buyer, admin, bookingId);
     await expectCounts(sellerId, 1, 0, 'refunded');
   });
 
